@@ -1,0 +1,216 @@
+/**
+ * `npm run bench:load`: load and latency of real server processes, measured from this (second)
+ * process over loopback. Prints Markdown tables (README "Benchmarks → Load").
+ *   (a) the auth path alone (a mistyped key; a valid key of a project whose ocr api is disabled)
+ *       against a bare Fastify route, in the same run;
+ *   (b) OCR throughput and p50/p95/p99 latency at 1, 2, 4, 8 concurrent clients on a 1280×720 photo;
+ *   (c) the same across two nodes sharing PostgreSQL and Redis (needs DATABASE_URL=postgres://… and REDIS_URL).
+ * Options (env): BENCH_SECONDS (per OCR level, default 12), BENCH_AUTH_SECONDS (per auth run, default 5),
+ * BENCH_ONLY=auth (part (a) only).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import sharp from 'sharp';
+import autocannon from 'autocannon';
+import { createDatabase } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createAccountsRepository } from '../../src/accounts/accounts-repository.ts';
+import { spawnServer, type Server } from './spawn-server.ts';
+import { closedLoop, percentile, type ClosedLoopResult } from './closed-loop.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const OCR_SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
+const AUTH_SECONDS = Number(process.env.BENCH_AUTH_SECONDS ?? 5);
+const AUTH_ROUNDS = 3;
+/** `auth` runs (a) only. */
+const ONLY = process.env.BENCH_ONLY;
+const PG_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+const REDIS_URL = process.env.REDIS_URL;
+const PEPPER = 'bench-pepper-0123456789abcdef';
+const PHOTO_DIR = path.resolve(ROOT, '../shared/data/ocr-dev/images');
+
+async function photo(): Promise<{ base64: string; name: string }> {
+  const candidates = fs.existsSync(PHOTO_DIR) ? fs.readdirSync(PHOTO_DIR).filter((f) => f.startsWith('ic15_')).sort() : [];
+  for (const file of candidates) {
+    const bytes = fs.readFileSync(path.join(PHOTO_DIR, file));
+    const meta = await sharp(bytes).metadata();
+    if (meta.width === 1280 && meta.height === 720) return { base64: bytes.toString('base64'), name: `ocr-dev ${file}` };
+  }
+  const lines = Array.from({ length: 12 }, (_, i) => `<text x="60" y="${80 + i * 52}" font-size="36" font-family="sans-serif">Street sign ${i + 1}: OPEN 24 HOURS · EXIT ${i * 3}</text>`);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="100%" height="100%" fill="#ddd"/>${lines.join('')}</svg>`;
+  return { base64: (await sharp(Buffer.from(svg)).jpeg().toBuffer()).toString('base64'), name: 'rendered 1280×720 text' };
+}
+
+/** A store for the run: a fresh PostgreSQL database, or an SQLite file in a temp dir. */
+async function createStore(): Promise<{ env: Record<string, string>; token: string; accountId: string; drop(): Promise<void> }> {
+  const accountId = 'bench';
+  if (PG_URL) {
+    const name = `lgbench_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(PG_URL);
+    u.pathname = `/${name}`;
+    const handle = createDatabase(u.toString());
+    await migrateToLatest(handle.db);
+    const { secret } = await createAccountsRepository(handle.db, PEPPER).createAccount(accountId);
+    await handle.destroy();
+    return {
+      env: { DATABASE_URL: u.toString(), ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `${name}:` } : {}) },
+      token: secret,
+      accountId,
+      async drop() {
+        const c = new pg.Client({ connectionString: PG_URL });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(ROOT, '.tmp-bench-'));
+  const handle = createDatabase(`sqlite://${path.join(dir, 'legible.db')}`);
+  await migrateToLatest(handle.db);
+  const { secret } = await createAccountsRepository(handle.db, PEPPER).createAccount(accountId);
+  await handle.destroy();
+  return { env: { DATA_DIR: dir }, token: secret, accountId, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function api(base: string, token: string, method: string, url: string, body?: unknown): Promise<any> {
+  const res = await fetch(base + url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** One project with ocr enabled (quota out of the way) and its key; optionally ocr disabled afterwards. */
+async function projectKey(base: string, token: string, accountId: string, disableOcr: boolean): Promise<string> {
+  const { projectId } = await api(base, token, 'POST', `/api/accounts/${accountId}/projects`, {});
+  await api(base, token, 'POST', `/api/projects/${projectId}/apis`, { api: 'ocr' });
+  await api(base, token, 'PATCH', `/api/projects/${projectId}/apis/ocr`, { quota: { requestsPerMinute: 1_000_000 } });
+  const { keyString } = await api(base, token, 'POST', `/api/projects/${projectId}/api-keys`, { displayName: 'bench' });
+  if (disableOcr) await api(base, token, 'DELETE', `/api/projects/${projectId}/apis/ocr`);
+  return keyString;
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+async function authPath(store: Awaited<ReturnType<typeof createStore>>): Promise<string> {
+  const bare = await spawnServer('bench/load/bare-server.ts', {});
+  const node = await spawnServer('src/main.ts', { ...store.env, LOG_LEVEL: 'warn', SECRET_PEPPER: PEPPER, OCR_WORKERS: '1' });
+  try {
+    const disabledKey = await projectKey(node.url, store.token, store.accountId, true);
+    const last = disabledKey.at(-1) === 'A' ? 'B' : 'A';
+    const typoKey = disabledKey.slice(0, -1) + last; // one character off: the checksum fails
+    const body = JSON.stringify({ requests: [{ image: { content: 'aGVsbG8=' }, features: [{ type: 'TEXT_DETECTION' }] }] });
+    const targets: Array<{ name: string; url: string; headers: Record<string, string> }> = [
+      { name: 'bare Fastify route, same 403 body (baseline)', url: `${bare.url}/bare`, headers: {} },
+      { name: 'auth path: mistyped key → 401', url: `${node.url}/v1/images:annotate`, headers: { 'x-goog-api-key': typoKey } },
+      { name: 'auth path: valid key, ocr disabled → 403', url: `${node.url}/v1/images:annotate`, headers: { 'x-goog-api-key': disabledKey } },
+    ];
+    // Rounds interleave the targets, so drift in what else the machine runs hits all of them alike;
+    // each target's figure is its median over the rounds.
+    const runs = new Map<string, Array<{ rps: number; p50: number; p99: number; codes: Record<string, number>; errors: number }>>();
+    for (let round = 0; round < AUTH_ROUNDS; round += 1) {
+      for (const target of targets) {
+        const opts = { url: target.url, method: 'POST', connections: 10, headers: { 'content-type': 'application/json', ...target.headers }, body };
+        if (round === 0) await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, caches)
+        const r = await autocannon({ ...opts, duration: AUTH_SECONDS });
+        const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([c, s]) => [c, s.count]));
+        runs.set(target.name, [...(runs.get(target.name) ?? []), { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, codes, errors: r.errors }]);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    const baseline = median(runs.get(targets[0].name)!.map((r) => r.rps));
+    const rows = targets.map((target) => {
+      const rs = runs.get(target.name)!;
+      const rps = median(rs.map((r) => r.rps));
+      const codes: Record<string, number> = {};
+      for (const r of rs) for (const [c, n] of Object.entries(r.codes)) codes[c] = (codes[c] ?? 0) + n;
+      const errors = rs.reduce((sum, r) => sum + r.errors, 0);
+      const statuses = Object.entries(codes).map(([c, n]) => `${c}×${n}`).join(' ') + (errors ? ` errors×${errors}` : '');
+      return `| ${target.name} | ${fmt(rps)} | ${fmt(median(rs.map((r) => r.p50)), 1)} | ${fmt(median(rs.map((r) => r.p99)), 1)} | ${statuses} | ${fmt((100 * rps) / baseline)} % |`;
+    });
+    return [
+      `(a) Auth path vs a bare Fastify route answering the same bytes — 10 connections, median of ${AUTH_ROUNDS} interleaved ${AUTH_SECONDS}-s runs, LOG_LEVEL=warn`,
+      '',
+      '| target | req/s | p50 ms | p99 ms | statuses | vs bare |',
+      '|---|---|---|---|---|---|',
+      ...rows,
+    ].join('\n');
+  } finally {
+    await node.stop();
+    await bare.stop();
+  }
+}
+
+function ocrRow(r: ClosedLoopResult): string {
+  const ok = r.statuses['200'] ?? 0;
+  const codes = Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(' ');
+  return `| ${r.concurrency} | ${fmt(ok / r.seconds, 2)} | ${fmt(percentile(r.latenciesMs, 50))} | ${fmt(percentile(r.latenciesMs, 95))} | ${fmt(percentile(r.latenciesMs, 99))} | ${codes} |`;
+}
+
+async function ocrLevels(nodes: Server[], key: string, image: string, title: string): Promise<string> {
+  const body = JSON.stringify({ requests: [{ image: { content: image }, features: [{ type: 'TEXT_DETECTION' }] }] });
+  let turn = 0;
+  const send = async () => {
+    const node = nodes[turn++ % nodes.length];
+    const res = await fetch(`${node.url}/v1/images:annotate`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': key }, body });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  await closedLoop(send, 2 * nodes.length, 4000); // warm-up: every worker loads its models
+  // Peak resident memory per node process (worker threads included), for sizing.
+  let peakRssMb = 0;
+  const sampler = setInterval(() => {
+    for (const node of nodes) {
+      const status = fs.readFileSync(`/proc/${node.child.pid}/status`, 'utf8');
+      peakRssMb = Math.max(peakRssMb, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+    }
+  }, 250);
+  const rows: string[] = [];
+  try {
+    for (const c of [1, 2, 4, 8]) rows.push(ocrRow(await closedLoop(send, c, OCR_SECONDS * 1000)));
+  } finally {
+    clearInterval(sampler);
+  }
+  return [title, '', '| clients | images/s | p50 ms | p95 ms | p99 ms | statuses |', '|---|---|---|---|---|---|', ...rows, '', `Peak RSS per node: ${fmt(peakRssMb)} MB.`].join('\n');
+}
+
+async function main(): Promise<void> {
+  const store = await createStore();
+  const { base64, name } = await photo();
+  const common = { ...store.env, LOG_LEVEL: 'warn', SECRET_PEPPER: PEPPER };
+  const out: string[] = [`Machine: ${(await import('node:os')).cpus().length} cores (${(await import('node:os')).cpus()[0]?.model ?? '?'}), Node ${process.version}, store: ${PG_URL ? 'PostgreSQL' : 'SQLite'}${REDIS_URL && PG_URL ? ' + Redis' : ''}. Image: ${name}.`, ''];
+  try {
+    out.push(await authPath(store), '');
+    if (ONLY === 'auth') return;
+    const single = await spawnServer('src/main.ts', { ...common, OCR_WORKERS: '2' });
+    const key = await projectKey(single.url, store.token, store.accountId, false);
+    try {
+      out.push(await ocrLevels([single], key, base64, `(b) OCR, one node (OCR_WORKERS=2), TEXT_DETECTION, ${OCR_SECONDS} s per level`), '');
+    } finally {
+      await single.stop();
+    }
+    if (PG_URL) {
+      const pair = await Promise.all([1, 2].map(() => spawnServer('src/main.ts', { ...common, OCR_WORKERS: '1' })));
+      try {
+        out.push(await ocrLevels(pair, key, base64, `(c) OCR, two nodes (OCR_WORKERS=1 each) on one PostgreSQL + Redis, requests alternating, ${OCR_SECONDS} s per level`));
+      } finally {
+        await Promise.all(pair.map((n) => n.stop()));
+      }
+    } else {
+      out.push('(c) skipped: set DATABASE_URL=postgres://… and REDIS_URL=redis://… for two nodes.');
+    }
+  } finally {
+    await store.drop();
+    console.log(out.join('\n'));
+  }
+}
+
+await main();

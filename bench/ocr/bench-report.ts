@@ -1,0 +1,82 @@
+import { f1, recall, sumCounts, type MatchCount } from './bag-of-words.ts';
+import { oneMinusCer, type CerCount } from './char-error-rate.ts';
+import type { EngineRun } from './engine-run.ts';
+import type { ImageScore } from './score-image.ts';
+
+export interface ScoredRun {
+  run: EngineRun;
+  scores: ImageScore[];
+}
+
+const ROW_ORDER = ['scene', 'receipt', 'form', 'document'];
+
+function valueOf(scores: readonly ImageScore[]): number {
+  if (scores.length === 0) return NaN;
+  const s = scores[0];
+  if (s.metric === '1 − CER') return oneMinusCer(scores.map((x) => (x as { cer: CerCount }).cer));
+  const sum = sumCounts(scores.map((x) => (x as { match: MatchCount }).match));
+  return s.metric === 'recall' ? recall(sum) : f1(sum);
+}
+
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const pct = (v: number) => (Number.isFinite(v) ? (100 * v).toFixed(1) : '–');
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+
+/**
+ * Markdown: one row per kind with each engine's score and median latency (and Legible / Tesseract
+ * when both ran), then latency, wall time, images/s and peak RSS per engine.
+ */
+export function reportMarkdown(runs: readonly ScoredRun[], rowsOfImages: readonly string[]): string {
+  const rows = [...new Set(rowsOfImages)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const names = runs.map((r) => r.run.engine);
+  const both = runs.length === 2;
+  const out: string[] = [
+    `| kind | images | metric | ${names.join(' | ')} |${both ? ` ${names[0]} / ${names[1]} |` : ''} ${names.map((n) => `median ms ${n}`).join(' | ')} |`,
+    `| --- | ---: | --- |${' ---: |'.repeat(runs.length * 2 + (both ? 1 : 0))}`,
+  ];
+  for (const row of rows) {
+    const idx = rowsOfImages.flatMap((r, i) => (r === row ? [i] : []));
+    const values = runs.map((s) => valueOf(idx.map((i) => s.scores[i])));
+    const medians = runs.map((s) => median(idx.map((i) => s.run.results[i].latencyMs)));
+    out.push(
+      `| ${row} | ${idx.length} | ${runs[0].scores[idx[0]].metric} | ${values.map(pct).join(' | ')} |` +
+        `${both ? ` ${ratio(values[0], values[1])} |` : ''} ${medians.map(ms).join(' | ')} |`,
+    );
+  }
+  out.push('', '| engine | images | failed | median latency | wall time | images/s | peak RSS |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const { run } of runs) {
+    const failed = run.results.filter((r) => r.error).length;
+    out.push(
+      `| ${run.engine} | ${run.results.length} | ${failed} | ${ms(median(run.results.map((r) => r.latencyMs)))} ms | ` +
+        `${(run.wallMs / 1000).toFixed(1)} s | ${(run.results.length / (run.wallMs / 1000)).toFixed(2)} | ${(run.peakRssBytes / 2 ** 20).toFixed(0)} MB |`,
+    );
+  }
+  if (both) out.push('', `Wall time ${names[0]} / ${names[1]}: ${ratio(runs[0].run.wallMs, runs[1].run.wallMs)}`);
+  return out.join('\n');
+}
+
+/** `--profile`: the engine's per-stage timings summed over the set. */
+export function profileMarkdown(run: EngineRun): string {
+  const totals = new Map<string, number>();
+  for (const r of run.results) for (const [k, v] of Object.entries(r.timings ?? {})) totals.set(k, (totals.get(k) ?? 0) + v);
+  const latency = run.results.reduce((s, r) => s + r.latencyMs, 0);
+  const n = run.results.length || 1;
+  const out = ['| stage | total | per image | share of latency |', '| --- | ---: | ---: | ---: |'];
+  for (const [k, v] of [...totals.entries()].sort((a, b) => b[1] - a[1])) {
+    out.push(`| ${k} | ${v.toFixed(0)} | ${(v / n).toFixed(1)} | ${latency ? ((100 * v) / latency).toFixed(1) : '–'}% |`);
+  }
+  return out.join('\n');
+}
+
+function rank(row: string): number {
+  const k = ROW_ORDER.indexOf(row.split(' ')[0]);
+  return k < 0 ? ROW_ORDER.length : k;
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '–');

@@ -1,0 +1,20 @@
+import type { Polygon } from './polygon-iou.ts';
+
+/** What one engine produced for one image, in the form the scorers take. */
+export interface EngineImageResult {
+  id: string;
+  text: string;
+  words: Array<{ text: string; polygon: Polygon }>;
+  latencyMs: number;
+  error?: string;
+  timings?: Record<string, number>;
+}
+
+export interface EngineRun {
+  engine: string;
+  results: EngineImageResult[];
+  wallMs: number;
+  peakRssBytes: number;
+  /** Model loading before the timed run (Legible), not part of the wall time. */
+  startupMs?: number;
+}

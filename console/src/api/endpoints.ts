@@ -1,0 +1,79 @@
+import { apiPath as p, type ApiClient } from './api-client.ts';
+import type { ApiKey, AuditEntry, CatalogApi, ClientSecret, EnabledApi, KeyRestrictions, OAuthClient, Project } from './api-types.ts';
+
+/**
+ * Every call the console makes, named. These are the public JSON API's routes (API.md §2),
+ * nothing console-only except `GET /api/whoami` (token introspection, used at sign-in).
+ */
+
+async function listAll<T>(api: ApiClient, path: string, field: string, max = 1000): Promise<T[]> {
+  const out: T[] = [];
+  let pageToken: string | undefined;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const page = await api.get<Record<string, unknown>>(`${path}${sep}pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`);
+    out.push(...((page[field] as T[] | undefined) ?? []));
+    pageToken = page.nextPageToken as string | undefined;
+  } while (pageToken && out.length < max);
+  return out;
+}
+
+export const projectsApi = {
+  list: (api: ApiClient, account: string) => listAll<Project>(api, p`/api/accounts/${account}/projects`, 'projects'),
+  get: (api: ApiClient, project: string) => api.get<Project>(p`/api/projects/${project}`),
+  create: (api: ApiClient, account: string, body: { projectId?: string; displayName?: string }) =>
+    api.post<Project>(p`/api/accounts/${account}/projects`, body),
+  remove: (api: ApiClient, project: string) => api.del<Project>(p`/api/projects/${project}`),
+};
+
+export const apisApi = {
+  catalog: async (api: ApiClient) => (await api.get<{ apis: CatalogApi[] }>('/api/apis')).apis,
+  list: async (api: ApiClient, project: string) => (await api.get<{ apis: EnabledApi[] }>(p`/api/projects/${project}/apis`)).apis ?? [],
+  enable: (api: ApiClient, project: string, apiName: string) => api.post<EnabledApi>(p`/api/projects/${project}/apis`, { api: apiName }),
+  disable: (api: ApiClient, project: string, apiName: string) => api.del<unknown>(p`/api/projects/${project}/apis/${apiName}`),
+  setRateLimit: (api: ApiClient, project: string, apiName: string, requestsPerMinute: number) =>
+    api.patch<EnabledApi>(p`/api/projects/${project}/apis/${apiName}`, { quota: { requestsPerMinute } }),
+};
+
+export interface CreateKeyBody {
+  displayName?: string;
+  restrictions?: KeyRestrictions;
+  expireTime?: string;
+}
+
+export const apiKeysApi = {
+  list: async (api: ApiClient, project: string) => {
+    const page = await api.get<{ apiKeys?: ApiKey[]; keys?: ApiKey[] }>(p`/api/projects/${project}/api-keys?pageSize=100`);
+    return page.apiKeys ?? page.keys ?? [];
+  },
+  create: (api: ApiClient, project: string, body: CreateKeyBody) => api.post<ApiKey>(p`/api/projects/${project}/api-keys`, body),
+  rotate: (api: ApiClient, project: string, keyId: string, graceSeconds: number) =>
+    api.post<ApiKey>(`${p`/api/projects/${project}/api-keys/${keyId}`}:rotate`, { graceSeconds }),
+  revoke: (api: ApiClient, project: string, keyId: string) => api.del<unknown>(p`/api/projects/${project}/api-keys/${keyId}`),
+};
+
+export interface CreateClientBody {
+  clientName?: string;
+  redirectUris?: string[];
+  grantTypes?: string[];
+  tokenEndpointAuthMethod?: string;
+}
+
+export const oauthApi = {
+  list: (api: ApiClient, project: string) => listAll<OAuthClient>(api, p`/api/projects/${project}/oauth-clients`, 'oauthClients'),
+  create: (api: ApiClient, project: string, body: CreateClientBody) => api.post<OAuthClient>(p`/api/projects/${project}/oauth-clients`, body),
+  remove: (api: ApiClient, project: string, clientId: string) => api.del<unknown>(p`/api/projects/${project}/oauth-clients/${clientId}`),
+  secrets: (api: ApiClient, project: string, clientId: string) =>
+    listAll<ClientSecret>(api, p`/api/projects/${project}/oauth-clients/${clientId}/secrets`, 'secrets'),
+  addSecret: (api: ApiClient, project: string, clientId: string, body: { displayName?: string; expireTime?: string }) =>
+    api.post<ClientSecret>(p`/api/projects/${project}/oauth-clients/${clientId}/secrets`, body),
+  revokeSecret: (api: ApiClient, project: string, clientId: string, secretId: string) =>
+    api.del<unknown>(p`/api/projects/${project}/oauth-clients/${clientId}/secrets/${secretId}`),
+};
+
+export const auditApi = {
+  page: (api: ApiClient, account: string, pageToken?: string) =>
+    api.get<{ entries: AuditEntry[]; nextPageToken?: string }>(
+      `${p`/api/accounts/${account}/audit-log`}?pageSize=50${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`,
+    ),
+};

@@ -1,0 +1,21 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** API.md §1 (fixed): 3–30 chars, a lowercase letter first. */
+export const ACCOUNT_ID_PATTERN = '^[a-z][a-z0-9-]{2,29}$';
+
+export const Account = Type.Object({
+  name: Type.String({ description: '`accounts/{accountId}`' }),
+  accountId: Type.String(),
+  createTime: Type.String({ format: 'date-time' }),
+});
+export type Account = Static<typeof Account>;
+
+export const AccountToken = Type.Object({
+  name: Type.String({ description: '`accounts/{accountId}/tokens/{tokenId}`' }),
+  tokenId: Type.String(),
+  accountId: Type.String(),
+  hint: Type.String({ description: 'The prefix and first characters of the secret, for recognising it.' }),
+  createTime: Type.String({ format: 'date-time' }),
+  revokeTime: Type.Optional(Type.String({ format: 'date-time' })),
+});
+export type AccountToken = Static<typeof AccountToken>;

@@ -1,0 +1,161 @@
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { errorHandler, notFoundHandler } from './http/error-handler.ts';
+import { loggerOptions } from './http/logger-options.ts';
+import { healthRoutes } from './http/health-routes.ts';
+import { createKeyVerifier } from './api-keys/key-verifier.ts';
+import { keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
+import { auditRoutes } from './audit/audit-routes.ts';
+import { accountTokensRoutes } from './accounts/account-tokens-routes.ts';
+import { projectsRoutes } from './projects/projects-routes.ts';
+import { projectApisRoutes } from './projects/project-apis-routes.ts';
+import { apiKeysRoutes } from './api-keys/api-keys-routes.ts';
+import { oauthClientsRoutes } from './oauth-clients/oauth-clients-routes.ts';
+import { rateLimiterFor } from './rate-limit/rate-limiter-for-config.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { metricsPlugin } from './metrics/metrics-plugin.ts';
+import { loadShedding } from './lifecycle/load-shedding.ts';
+import { createDrainState } from './lifecycle/drain-state.ts';
+import { drainingPlugin } from './lifecycle/draining-plugin.ts';
+import { idempotencyPlugin } from './idempotency/idempotency-plugin.ts';
+import { createClusterInvalidation } from './cluster/cluster-invalidation.ts';
+import { createUsageRepository } from './usage/usage-repository.ts';
+import { usageRoutes } from './usage/usage-routes.ts';
+import { ocrPlugin } from './ocr/ocr-plugin.ts';
+import { MAX_IMAGE_BYTES } from './vision/image-source.ts';
+import { visionRoutes } from './vision/vision-routes.ts';
+import { ocrPlaygroundRoutes } from './vision/ocr-playground-routes.ts';
+import { consoleRoutes } from './console/console-routes.ts';
+import { whoamiRoutes } from './console/whoami-routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  /** Where logs go instead of stdout (tests capture them to check that no secret is logged). */
+  logStream?: { write(line: string): void };
+}
+
+/** Published limit (API.md §5): the JSON body of any request. */
+export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** Time to receive a whole request (headers and body) before the socket is dropped (slow-loris guard). */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * Builds the whole service: every plugin and route module is listed here, explicitly, in order.
+ * Only `main.ts` listens; tests call `buildApp` and `inject`.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logStream ? { ...(loggerOptions(config.logLevel) as object), stream: deps.logStream } : loggerOptions(config.logLevel),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    // Router-level failures (a path param over maxParamLength, a malformed URL) get the envelope too.
+    frameworkErrors: errorHandler,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false }, plugins: [keyRestrictionFormats] },
+  });
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  // `curl -X DELETE -H 'Content-Type: application/json'` sends no body: treat it as absent instead
+  // of Fastify's "empty JSON body" 400. Non-empty bodies go through Fastify's own (prototype-poisoning-safe) parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
+
+  // Operations: metrics, load shedding and draining see every route; idempotency attaches to the
+  // setup POST routes as they are declared, so it comes before them.
+  const metrics = createMetrics();
+  await app.register(metricsPlugin, { metrics });
+  await app.register(loadShedding);
+  const drainState = createDrainState();
+  await app.register(drainingPlugin, { drainState });
+  await app.register(idempotencyPlugin, { db: database.db });
+  await app.register(ocrPlugin, { ocr: config.ocr, onStageTimings: (timings) => metrics.observeOcrStages(timings) });
+  metrics.observeOcrQueue(() => app.ocr.queueSize);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Legible API',
+        version: '1',
+        description: 'Projects, API keys and Google-Vision-compatible text recognition.',
+      },
+      components: {
+        securitySchemes: {
+          accountToken: { type: 'http', scheme: 'bearer', description: 'Account token (setup operations).' },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'API key (also X-Goog-Api-Key or ?key=).' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, { database, isDraining: () => drainState.draining });
+
+  const keyVerifier = createKeyVerifier({
+    db: database.db,
+    pepper: config.secretPepper,
+    cacheTtlMs: config.keyCacheTtlMs,
+    onFlushError: (err) => app.log.warn({ err }, 'could not record API key lastUsedTime; will retry'),
+    onCacheLookup: (result) => metrics.keyCacheLookups.inc({ result }),
+  });
+  // On PostgreSQL every node's cache hears every node's invalidations (LISTEN/NOTIFY); no-op on SQLite.
+  const cluster = createClusterInvalidation({
+    verifier: keyVerifier,
+    db: database.db,
+    databaseUrl: config.databaseUrl,
+    log: app.log,
+    onReceived: (message) => metrics.invalidationsReceived.inc({ kind: message.kind }),
+  });
+  app.decorate('keyVerifier', cluster.verifier);
+  app.addHook('onReady', () => cluster.start());
+  app.addHook('onClose', () => cluster.close());
+  app.addHook('onClose', async () => keyVerifier.close());
+  // Per-project request rates: in-memory on one node; with REDIS_URL shared by every node, failing
+  // open to this node's in-memory limiter while Redis is unreachable (docs/decisions.md "Scale-out").
+  const rateLimits = rateLimiterFor(config, { log: app.log, onFailOpen: () => metrics.rateLimitFailOpen.inc() });
+  app.decorate('rateLimiter', rateLimits.limiter);
+  app.addHook('onReady', () => rateLimits.ready());
+  app.addHook('onClose', () => rateLimits.close());
+
+  // Feature routes, in the order a user meets them.
+  const platform = { db: database.db, pepper: config.secretPepper };
+  await app.register(projectsRoutes, platform);
+  await app.register(projectApisRoutes, { ...platform, defaultRequestsPerMinute: config.defaultRequestsPerMinute });
+  await app.register(apiKeysRoutes, platform);
+  await app.register(auditRoutes, platform);
+  await app.register(accountTokensRoutes, platform);
+  await app.register(oauthClientsRoutes, { db: database.db, pepper: config.secretPepper });
+  const vision = {
+    engine: app.ocr,
+    rateLimiter: app.rateLimiter,
+    usage: createUsageRepository(database.db),
+    // imageUri policy (docs/decisions.md "Vision endpoint"): off unless IMAGE_URI_FETCH.
+    imageSource: {
+      fetchEnabled: config.ocr.imageUriFetch,
+      allowedAddresses: config.ocr.imageUriAllowedAddresses,
+      timeoutMs: 5000,
+      maxBytes: MAX_IMAGE_BYTES,
+      maxRedirects: 3,
+    },
+  };
+  await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier });
+  await app.register(ocrPlaygroundRoutes, { ...vision, ...platform });
+  await app.register(usageRoutes, platform);
+  // The web console (static single-page app at /console) and the token introspection it signs in with.
+  await app.register(whoamiRoutes, platform);
+  await app.register(consoleRoutes);
+
+  return app;
+}

@@ -1,0 +1,73 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/tables.ts';
+import { newId } from '../credentials/new-id.ts';
+import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../projects/pagination.ts';
+
+export interface AuditEntry {
+  accountId: string;
+  /** `token:<tokenId>` for an account token, `cli` for the operator. */
+  actor: string;
+  /** `<resource>.<verb>`, e.g. `api_key.create`. */
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  projectId?: string;
+  /** Non-secret facts about the change (changed field names, new state). Never secrets. */
+  details?: Record<string, unknown>;
+}
+
+export interface AuditRecord extends Required<Omit<AuditEntry, 'projectId'>> {
+  auditId: string;
+  projectId?: string;
+  createTime: string;
+}
+
+/**
+ * Appends one audit entry. Call it with the transaction of the mutation it describes, so the
+ * change and its record commit (or roll back) together.
+ * @example await db.transaction().execute(async (trx) => { …; await recordAudit(trx, { accountId, actor, action: 'project.create', resourceType: 'project', resourceId }); });
+ */
+export async function recordAudit(db: Kysely<Database> | Transaction<Database>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      audit_id: newId('aud'),
+      account_id: entry.accountId,
+      actor: entry.actor,
+      action: entry.action,
+      resource_type: entry.resourceType,
+      resource_id: entry.resourceId,
+      project_id: entry.projectId ?? null,
+      details: JSON.stringify(entry.details ?? {}),
+      create_time: new Date().toISOString(),
+    })
+    .execute();
+}
+
+/** An account's audit entries, newest first, paginated. */
+export async function listAudit(
+  db: Kysely<Database>,
+  accountId: string,
+  page: { pageSize?: number; pageToken?: string },
+): Promise<{ entries: AuditRecord[]; nextPageToken?: string }> {
+  const pageSize = page.pageSize ?? DEFAULT_PAGE_SIZE;
+  const before = decodePageToken(page.pageToken);
+  let query = db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
+  if (before) query = query.where('audit_id', '<', before);
+  const rows = await query.orderBy('audit_id', 'desc').limit(pageSize + 1).execute();
+  const { items, nextPageToken } = toPage(rows, pageSize, (r) => r.audit_id);
+  return {
+    entries: items.map((r) => ({
+      auditId: r.audit_id,
+      accountId: r.account_id,
+      actor: r.actor,
+      action: r.action,
+      resourceType: r.resource_type,
+      resourceId: r.resource_id,
+      ...(r.project_id ? { projectId: r.project_id } : {}),
+      details: JSON.parse(r.details) as Record<string, unknown>,
+      createTime: r.create_time,
+    })),
+    ...(nextPageToken ? { nextPageToken } : {}),
+  };
+}

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Database } from '../db/tables.ts';
+import { accountAuth, requireOwnAccount, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { AccountParams } from '../projects/projects-schemas.ts';
+import { PageQuery } from '../projects/pagination.ts';
+import { listAudit } from './audit-log.ts';
+
+const AuditEntry = Type.Object({
+  auditId: Type.String(),
+  accountId: Type.String(),
+  actor: Type.String({ description: '`token:<tokenId>` or `cli`.' }),
+  action: Type.String({ examples: ['api_key.create'] }),
+  resourceType: Type.String(),
+  resourceId: Type.String(),
+  projectId: Type.Optional(Type.String()),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  createTime: Type.String({ format: 'date-time' }),
+});
+
+const AuditList = Type.Object({ entries: Type.Array(AuditEntry), nextPageToken: Type.Optional(Type.String()) });
+
+/** `GET /api/accounts/{account}/audit-log`: every mutation of the account, newest first. */
+export const auditRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string }> = async (app, { db, pepper }) => {
+  app.addHook('onRequest', accountAuth({ db, pepper }));
+
+  app.get<{ Params: AccountParams; Querystring: Static<typeof PageQuery> }>(
+    '/api/accounts/:account/audit-log',
+    {
+      schema: {
+        tags: ['audit'],
+        summary: 'List the audit log (newest first)',
+        security: ACCOUNT_TOKEN_SECURITY,
+        params: AccountParams,
+        querystring: PageQuery,
+        response: { 200: AuditList },
+      },
+    },
+    async (request) => {
+      const principal = requirePrincipal(request);
+      requireOwnAccount(principal, request.params.account);
+      return listAudit(db, principal.accountId, request.query);
+    },
+  );
+};

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test, type TestContext } from 'node:test';
+import sharp from 'sharp';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/legible.js');
+
+function legible(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'ocr', ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** A real rendered line of text (DejaVu through librsvg), so the engine has something to read. */
+async function textImage(file: string, text: string): Promise<void> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="120"><rect width="100%" height="100%" fill="white"/>
+    <text x="20" y="78" font-family="DejaVu Sans, sans-serif" font-size="52" fill="black">${text}</text></svg>`;
+  await sharp(Buffer.from(svg)).png().toFile(file);
+}
+
+async function tempDir(t: TestContext): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'legible-ocr-cli-'));
+  t.after(() => fs.rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('one image: prints its text, exit 0', async (t) => {
+  const dir = await tempDir(t);
+  await textImage(path.join(dir, 'hello.png'), 'HELLO');
+  const r = await legible([path.join(dir, 'hello.png')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /HELLO/);
+  assert.doesNotMatch(r.stdout, /==/);
+});
+
+test('a folder, recursively: image files only, a header per file in name order, a summary', async (t) => {
+  const dir = await tempDir(t);
+  await fs.mkdir(path.join(dir, 'nested'));
+  await textImage(path.join(dir, 'a.png'), 'FIRST');
+  await textImage(path.join(dir, 'nested', 'b.png'), 'SECOND');
+  await fs.writeFile(path.join(dir, 'notes.txt'), 'not an image');
+  const r = await legible(['--document', '--concurrency', '1', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const headers = [...r.stdout.matchAll(/^== (.*) ==$/gm)].map((m) => m[1]);
+  assert.deepEqual(headers, [path.join(dir, 'a.png'), path.join(dir, 'nested', 'b.png')]);
+  assert.match(r.stdout, /FIRST[\s\S]*SECOND/);
+  assert.match(r.stderr, /2 files, 0 failed, [\d.]+ s/);
+});
+
+test('JSON lines; missing, empty, corrupt, random, FIFO and oversized files are reported and skipped, exit 1', async (t) => {
+  const dir = await tempDir(t);
+  await textImage(path.join(dir, 'ok.png'), 'READABLE');
+  const png = await fs.readFile(path.join(dir, 'ok.png'));
+  await fs.writeFile(path.join(dir, 'empty.png'), Buffer.alloc(0));
+  await fs.writeFile(path.join(dir, 'truncated.png'), png.subarray(0, Math.floor(png.length / 2)));
+  await fs.writeFile(path.join(dir, 'random.jpg'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)));
+  const missing = path.join(dir, 'missing.png');
+  const huge = path.join(dir, 'huge.png');
+  await fs.writeFile(huge, '');
+  await fs.truncate(huge, 21 * 2 ** 20); // sparse: refused from its size, never read
+  const fifo = path.join(dir, 'fifo.png');
+  await new Promise<void>((resolve, reject) => spawn('mkfifo', [fifo]).on('close', (c) => (c === 0 ? resolve() : reject(new Error('mkfifo')))));
+  const r = await legible(['--json', path.join(dir, 'ok.png'), missing, path.join(dir, 'empty.png'), path.join(dir, 'truncated.png'), path.join(dir, 'random.jpg'), fifo, huge]);
+  assert.equal(r.code, 1, r.stderr);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => path.basename(l.file)), ['ok.png', 'missing.png', 'empty.png', 'truncated.png', 'random.jpg', 'fifo.png', 'huge.png']);
+  assert.match(lines[0].text, /READABLE/);
+  assert.equal(lines[0].locale, 'en');
+  assert.ok(Array.isArray(lines[0].words) && lines[0].words.length > 0);
+  for (const l of lines.slice(1)) assert.equal(typeof l.error, 'string', JSON.stringify(l));
+  assert.equal(lines[1].error, 'no such file or directory');
+  assert.equal(lines[5].error, 'not a regular file');
+  assert.equal(lines[6].code, 'IMAGE_TOO_LARGE');
+  assert.match(r.stderr, /7 files, 6 failed/);
+});
+
+test('bad arguments exit 2 before any image is read', async () => {
+  for (const args of [[], ['--concurrency', 'abc', 'x.png'], ['--concurrency', '0', 'x.png'], ['--lang', 'xx', 'x.png'], ['--lang', ',', 'x.png'], ['--bogus', 'x.png']]) {
+    const r = await legible(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /error:/);
+    assert.equal(r.stdout, '');
+  }
+});
+
+test('a folder without images: a clear message, exit 1', async (t) => {
+  const dir = await tempDir(t);
+  await fs.writeFile(path.join(dir, 'readme.md'), '# nothing');
+  const r = await legible([dir]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /no image files/);
+});

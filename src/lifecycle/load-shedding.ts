@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import underPressure from '@fastify/under-pressure';
+import type { FastifyPluginAsync } from 'fastify';
+import { AppError } from '../errors.ts';
+
+/** Seconds a shed client is told to wait (`Retry-After`). */
+export const SHED_RETRY_AFTER_SECONDS = 5;
+
+/** Probes and metrics are never shed: a busy node must not be killed by its liveness probe. */
+const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Refuses new requests with 503 UNAVAILABLE + `Retry-After` while the event loop is saturated
+ * (`@fastify/under-pressure`), instead of letting every request's latency grow without bound.
+ * OCR itself is bounded separately: the engine's queue (`OCR_QUEUE_MAX`) answers OVERLOADED, which
+ * the Vision routes turn into the same 503. Thresholds are far above normal operation: OCR runs in
+ * worker threads, so the main loop stays idle unless something is wrong.
+ */
+export const loadShedding = fp(
+  async (app) => {
+    await app.register(underPressure, {
+      // Mean event-loop delay over the sample interval. Not event-loop *utilization*: it is ~1
+      // while the process starts (module compilation), which would shed the first requests.
+      maxEventLoopDelay: 1000,
+      retryAfter: SHED_RETRY_AFTER_SECONDS,
+      pressureHandler: async (request, _reply, type) => {
+        if (NEVER_SHED.has(request.routeOptions.url ?? '')) return;
+        throw new AppError('UNAVAILABLE', `The server is overloaded (${type}); retry after ${SHED_RETRY_AFTER_SECONDS} seconds.`, {
+          retryAfter: SHED_RETRY_AFTER_SECONDS,
+        });
+      },
+    });
+  },
+  { name: 'legible-load-shedding' },
+);

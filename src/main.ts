@@ -1,0 +1,37 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.ts';
+import { loadConfig, type Env } from './config.ts';
+import { createDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+
+/** Starts the service on the configured store and port; resolves once it listens. */
+export async function main(env: Env = process.env): Promise<void> {
+  const config = loadConfig(env);
+  const database = createDatabase(config.databaseUrl);
+  await migrateToLatest(database.db);
+  const app = await buildApp({ config, database });
+
+  // SIGTERM: /readyz fails first (503 draining) while requests are still served for
+  // SHUTDOWN_DRAIN_MS, then the server stops accepting and in-flight requests finish within
+  // SHUTDOWN_GRACE_MS; exit 0 (1 if the grace ran out or after an uncaught error).
+  closeWithGrace({ delay: config.shutdownDrainMs + config.shutdownGraceMs, logger: app.log }, async ({ signal, err }) => {
+    app.drainState.start();
+    if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+    else app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'draining: /readyz answers 503, then in-flight requests finish');
+    if (!err) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    await app.close();
+    // After app.close(), not in an onClose hook: Fastify runs root onClose hooks last-registered-first,
+    // so a hook added here would close the store before the app's own hooks (the key verifier's
+    // lastUsedTime flush, the rate limiter, the cluster listener) ran.
+    await database.destroy();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,70 @@
+import { test, type TestContext } from 'node:test';
+import { DIALECTS } from '../../test/helpers/dialects.ts';
+import { buildTestApp } from '../../test/helpers/build-test-app.ts';
+import { assertSetupRouteAuth, createTestAccount, setupProject, type SetupRoute } from '../../test/helpers/common-route-tests.ts';
+import { createAccountsRepository } from '../accounts/accounts-repository.ts';
+import { webClient } from './oauth-clients-test-fixture.ts';
+
+/** Every OAuth client route, filled in with ids owned by the fixture account; mutations last. */
+function oauthClientRoutes(projectId: string, clientId: string, secretId: string): SetupRoute[] {
+  const client = `/api/projects/${projectId}/oauth-clients/${clientId}`;
+  return [
+    { method: 'POST', url: `/api/projects/${projectId}/oauth-clients`, payload: webClient, tenantScoped: true },
+    { method: 'GET', url: `/api/projects/${projectId}/oauth-clients`, tenantScoped: true },
+    { method: 'GET', url: client, tenantScoped: true },
+    { method: 'PATCH', url: client, payload: { clientName: 'renamed' }, tenantScoped: true },
+    { method: 'POST', url: `${client}/secrets`, payload: {}, tenantScoped: true },
+    { method: 'GET', url: `${client}/secrets`, tenantScoped: true },
+    { method: 'DELETE', url: `${client}/secrets/${secretId}`, tenantScoped: true },
+    { method: 'DELETE', url: client, tenantScoped: true },
+  ];
+}
+
+for (const dialect of DIALECTS) {
+  test(`[${dialect}] every OAuth client route: auth matrix, tenant isolation, then success for the owner`, async (t: TestContext) => {
+    const { app, database } = await buildTestApp(t, dialect);
+    const owner = await createTestAccount(database, 'acme');
+    const stranger = await createTestAccount(database, 'globex');
+    const accounts = createAccountsRepository(database.db);
+    const extra = await accounts.createToken('acme');
+    await accounts.revokeToken(extra.token.tokenId);
+    const { projectId, keyString } = await setupProject(app, owner, 'demo-project', { apis: ['ocr'], key: {} });
+    await setupProject(app, stranger, 'globex-project');
+    const strangerClient = await app.inject({ method: 'POST', url: '/api/projects/globex-project/oauth-clients', headers: stranger.headers, payload: webClient });
+    t.assert.equal(strangerClient.statusCode, 201, 'the stranger has clients too, so a 404 is not just "nothing exists"');
+    const created = await app.inject({ method: 'POST', url: `/api/projects/${projectId}/oauth-clients`, headers: owner.headers, payload: webClient });
+    const { clientId, clientSecretId } = created.json();
+
+    const fixture = { app, owner, stranger, revokedToken: extra.secret, apiKey: keyString! };
+    for (const route of oauthClientRoutes(projectId, clientId, clientSecretId)) {
+      await assertSetupRouteAuth(t, fixture, route);
+      const ok = await app.inject({ method: route.method, url: route.url, headers: owner.headers, ...(route.payload === undefined ? {} : { payload: route.payload as object }) });
+      t.assert.ok(ok.statusCode >= 200 && ok.statusCode < 300, `${route.method} ${route.url} as owner → ${ok.statusCode} ${ok.body.slice(0, 200)}`);
+    }
+  });
+
+  test(`[${dialect}] Idempotency-Key replays a create without the one-time secret, and never stores it`, async (t: TestContext) => {
+    const { app, database } = await buildTestApp(t, dialect);
+    const owner = await createTestAccount(database, 'acme');
+    await setupProject(app, owner, 'demo-project');
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/projects/demo-project/oauth-clients',
+        headers: { ...owner.headers, 'idempotency-key': 'create-web-client-1' },
+        payload: webClient,
+      });
+    const first = await send();
+    t.assert.equal(first.statusCode, 201);
+    const replay = await send();
+    t.assert.equal(replay.statusCode, 201);
+    t.assert.equal(replay.headers['idempotent-replayed'], 'true');
+    t.assert.equal(replay.json().clientId, first.json().clientId);
+    t.assert.equal(replay.json().clientSecret, undefined);
+    t.assert.ok(replay.json().secretUnavailable);
+    const count = await database.db.selectFrom('oauth_clients').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    t.assert.equal(Number(count.n), 1);
+    const stored = await database.db.selectFrom('idempotency_keys').selectAll().execute();
+    t.assert.ok(!JSON.stringify(stored).includes(first.json().clientSecret), 'the idempotency store never holds the secret');
+  });
+}

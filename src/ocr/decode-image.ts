@@ -1,0 +1,116 @@
+import sharp from 'sharp';
+import decodeBmp from 'bmp-js';
+import decodeIco from 'decode-ico';
+import decodeHeic from 'heic-decode';
+import { bmpHeaderSize, icoHeaderSize, pngHeaderSize, sniffImageFormat, type HeaderSize, type ImageFormat } from './image-format.ts';
+import { OcrFailure } from './ocr-failure.ts';
+
+/** Google Vision's limits: 75 megapixels (checked from the header) and 20 MB of encoded bytes. */
+export const MAX_IMAGE_PIXELS = 75_000_000;
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** Pixels as displayed (EXIF orientation applied), alpha flattened on white, 8-bit sRGB, 3 channels. */
+export interface DecodedImage {
+  readonly width: number;
+  readonly height: number;
+  /** Interleaved RGB, row-major, `width * height * 3` bytes. */
+  readonly rgb: Uint8Array;
+  readonly format: ImageFormat;
+}
+
+interface RawPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+}
+
+function corrupt(format: ImageFormat, cause: unknown): OcrFailure {
+  const detail = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+  return new OcrFailure('IMAGE_CORRUPT', `The ${format.toUpperCase()} image could not be decoded: ${detail}`, { cause });
+}
+
+async function headerSize(bytes: Uint8Array, format: ImageFormat): Promise<HeaderSize | undefined> {
+  if (format === 'bmp') return bmpHeaderSize(bytes);
+  if (format === 'ico') return icoHeaderSize(bytes);
+  // Read directly: libspng refuses a header-only file as corrupt before telling its size.
+  if (format === 'png') return pngHeaderSize(bytes, 0);
+  const meta = await sharp(bytes, { failOn: 'none' }).metadata();
+  return meta.width && meta.height ? { width: meta.width, height: meta.height } : undefined;
+}
+
+/** bmp-js yields ABGR (alpha unused without `is_with_alpha`). */
+function bmpPixels(bytes: Uint8Array): RawPixels {
+  const bmp = decodeBmp.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const rgb = new Uint8Array(bmp.width * bmp.height * 3);
+  for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
+    rgb[j] = bmp.data[i + 3];
+    rgb[j + 1] = bmp.data[i + 2];
+    rgb[j + 2] = bmp.data[i + 1];
+  }
+  return { data: rgb, width: bmp.width, height: bmp.height, channels: 3 };
+}
+
+/** The largest entry of an ICO; PNG entries go back through sharp. */
+function icoLargest(bytes: Uint8Array): RawPixels | Uint8Array {
+  const entries = decodeIco(bytes);
+  if (entries.length === 0) throw new Error('the icon has no images');
+  const best = entries.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+  if (best.type === 'png') return best.data;
+  return { data: new Uint8Array(best.data.buffer, best.data.byteOffset, best.data.byteLength), width: best.width, height: best.height, channels: 4 };
+}
+
+async function heicPixels(bytes: Uint8Array): Promise<RawPixels> {
+  const image = await decodeHeic({ buffer: bytes });
+  return { data: new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength), width: image.width, height: image.height, channels: 4 };
+}
+
+async function toRgb(input: Uint8Array | RawPixels): Promise<{ rgb: Uint8Array; width: number; height: number }> {
+  const source = input instanceof Uint8Array
+    // `pages: 1` = the first frame of an animated GIF/WebP or multi-page TIFF.
+    ? sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated', pages: 1 })
+    : sharp(input.data, { raw: { width: input.width, height: input.height, channels: input.channels } });
+  const { data, info } = await source
+    .rotate() // EXIF orientation: boxes are reported in the displayed orientation, like Google.
+    .flatten({ background: '#ffffff' })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`unexpected ${info.channels} channels after conversion`);
+  return { rgb: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
+/**
+ * Encoded bytes → displayed RGB pixels. Refuses empty input, more than 20 MB, unknown formats and
+ * more than 75 MP (read from the header, before any pixel is decoded).
+ *
+ * @example const image = await decodeImage(await fs.readFile('receipt.jpg'));
+ */
+export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
+  if (bytes.byteLength === 0) throw new OcrFailure('IMAGE_EMPTY', 'The image is empty (0 bytes).');
+  if (bytes.byteLength > MAX_IMAGE_BYTES) {
+    throw new OcrFailure('IMAGE_TOO_LARGE', `The image is ${bytes.byteLength} bytes; the limit is ${MAX_IMAGE_BYTES} bytes (20 MB).`);
+  }
+  const format = sniffImageFormat(bytes);
+  if (format === undefined) {
+    throw new OcrFailure('IMAGE_UNSUPPORTED', 'The bytes are not an image in a supported format (JPEG, PNG, GIF, BMP, WebP, TIFF, ICO, HEIC, AVIF).');
+  }
+  let size: HeaderSize | undefined;
+  try {
+    size = await headerSize(bytes, format);
+  } catch (cause) {
+    throw corrupt(format, cause);
+  }
+  if (size === undefined || size.width < 1 || size.height < 1) throw corrupt(format, new Error('no valid size in the header'));
+  if (size.width * size.height > MAX_IMAGE_PIXELS) {
+    throw new OcrFailure('IMAGE_TOO_LARGE', `The image is ${size.width}×${size.height} pixels; the limit is 75 megapixels.`);
+  }
+  try {
+    const source = format === 'bmp' ? bmpPixels(bytes) : format === 'ico' ? icoLargest(bytes) : format === 'heic' ? await heicPixels(bytes) : bytes;
+    const { rgb, width, height } = await toRgb(source);
+    return { width, height, rgb, format };
+  } catch (cause) {
+    if (cause instanceof OcrFailure) throw cause;
+    throw corrupt(format, cause);
+  }
+}

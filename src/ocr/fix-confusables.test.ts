@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fixConfusables } from './fix-confusables.ts';
+
+function read(text: string) {
+  const chars = Array.from(text).map((t, i, all) => ({ text: t, x0: i / all.length, x1: (i + 1) / all.length, confidence: 0.9 }));
+  return fixConfusables({ text, confidence: 0.9, chars }).text;
+}
+
+test('0 and 1 inside words become O and L, o inside numbers becomes 0', () => {
+  assert.equal(read('GR0UND FL0OR'), 'GROUND FLOOR');
+  assert.equal(read('TOTA1 c10sed'), 'TOTAL closed');
+  // Two letters and two digits: as likely a code ("SB01") as a word ("BILL"); left alone.
+  assert.equal(read('BI11'), 'BI11');
+  assert.equal(read('RM 4600o 433oo'), 'RM 46000 43300');
+});
+
+test('codes, numbers and plain words are left alone', () => {
+  for (const text of ['SB01', 'A1', '22A-1', 'INV-No.2003160418000001', '12.50', 'Room 101', 'dog', 'pH 7', '皖A5P237']) {
+    assert.equal(read(text), text);
+  }
+});
+
+test('full-width punctuation in a Latin line becomes ASCII, not in a Chinese one', () => {
+  const line = (text: string) => ({ text, confidence: 0.9, chars: [...text].map((t, i) => ({ text: t, x0: i / text.length, x1: (i + 1) / text.length, confidence: 0.9 })) });
+  assert.equal(fixConfusables(line('Amount（RM)，Tel：03')).text, 'Amount(RM),Tel:03');
+  assert.equal(fixConfusables(line('金额（元），')).text, '金额（元），');
+  assert.equal(fixConfusables({ text: 'A，B', confidence: 0.9, chars: [] }).text, 'A,B');
+});
+
+test('a Greek or Cyrillic look-alike inside a Latin word becomes Latin; Greek and Russian words stay', () => {
+  assert.equal(read('ΛMSUNG'), 'AMSUNG');
+  assert.equal(read('SАLE now'), 'SALE now');
+  for (const text of ['ΑΘΗΝΑ', 'Москва', 'Λ', 'αβ', 'ΛΜ SUNG']) assert.equal(read(text), text);
+});

@@ -1,0 +1,104 @@
+import type { LineReading } from './recognizer.ts';
+
+const LETTER = /[A-Za-z]/;
+const DIGIT = /[0-9]/;
+const UPPER = /[A-Z]/;
+
+/**
+ * PP-OCRv4's dictionary is mostly Chinese, and on Latin receipts and forms it often reads O as 0
+ * and l as 1 inside words ("FL0OR", "TOTA1", "BI11") and the reverse inside numbers ("4600o").
+ * Within one word, a 0/1 touching a letter in a word of letters becomes O/L, and o/O in a number
+ * becomes 0. Case follows the neighbouring letters. Mixed codes ("SB01", "A1", "22A-1") keep their
+ * digits: the rule needs at least twice as many letters as digits, and a digit run of one.
+ */
+function fixWord(chars: string[]): string[] {
+  const letters = chars.filter((c) => LETTER.test(c)).length;
+  const digits = chars.filter((c) => DIGIT.test(c)).length;
+  if (letters >= 3 && digits > 0 && letters >= 2 * digits) {
+    return chars.map((c, i) => {
+      if (c !== '0' && c !== '1') return c;
+      const prev = chars[i - 1] ?? '', next = chars[i + 1] ?? '';
+      if (DIGIT.test(prev) && !'01'.includes(prev)) return c;
+      if (DIGIT.test(next) && !'01'.includes(next)) return c;
+      const neighbour = [prev, next, chars[i - 2] ?? '', chars[i + 2] ?? ''].find((n) => LETTER.test(n));
+      if (!neighbour) return c;
+      const upper = UPPER.test(neighbour);
+      if (c === '0') return upper ? 'O' : 'o';
+      return upper ? 'L' : 'l';
+    });
+  }
+  if (digits >= 2 && chars.every((c) => DIGIT.test(c) || c === 'o' || c === 'O' || !LETTER.test(c))) {
+    return chars.map((c) => (c === 'o' || c === 'O' ? '0' : c));
+  }
+  return chars;
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const FULL_WIDTH = /[\uFF01-\uFF5E\u3001\u3002]/u;
+
+/**
+ * The Chinese dictionary has full-width punctuation ("（RM)", "，", "："), which in a line without
+ * CJK characters is the ASCII one (U+FF01–FF5E are ASCII + 0xFEE0; "、" and "。" become "," and ".").
+ */
+function asciiPunctuation(reading: LineReading): LineReading {
+  if (!FULL_WIDTH.test(reading.text) || CJK.test(reading.text)) return reading;
+  const ascii = (t: string) => (t === '\u3001' ? ',' : t === '\u3002' ? '.' : t.replace(/[\uFF01-\uFF5E]/gu, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)));
+  const chars = reading.chars.map((c) => (FULL_WIDTH.test(c.text) ? { ...c, text: ascii(c.text) } : c));
+  return { ...reading, text: chars.length ? chars.map((c) => c.text).join('') : ascii(reading.text), chars };
+}
+
+/** Greek and Cyrillic capitals (and Cyrillic small letters) drawn like Latin ones. */
+const LOOKALIKE: Record<string, string> = {
+  Α: 'A', Λ: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x',
+};
+const GREEK_CYRILLIC = /[\p{Script=Greek}\p{Script=Cyrillic}]/u;
+
+/**
+ * The Chinese dictionary has a few Greek and Cyrillic letters, which PP-OCRv4 reads for Latin
+ * capitals on blurred signs ("ΛMSUNG"). In a word that is otherwise Latin, a look-alike becomes its
+ * Latin letter; Greek or Cyrillic words (two or more such letters, or none Latin) stay as read.
+ */
+function latinLookalikes(reading: LineReading): LineReading {
+  if (!GREEK_CYRILLIC.test(reading.text) || reading.chars.length === 0) return reading;
+  const texts = reading.chars.map((c) => c.text);
+  const fixed = [...texts];
+  let start = 0;
+  for (let i = 0; i <= texts.length; i++) {
+    if (i < texts.length && texts[i].trim() !== '') continue;
+    const word = texts.slice(start, i);
+    const foreign = word.filter((t) => GREEK_CYRILLIC.test(t)).length;
+    const latin = word.filter((t) => LETTER.test(t)).length;
+    if (foreign === 1 && latin >= 2) word.forEach((t, k) => (fixed[start + k] = LOOKALIKE[t] ?? t));
+    start = i + 1;
+  }
+  if (fixed.every((t, i) => t === texts[i])) return reading;
+  const chars = reading.chars.map((c, i) => (fixed[i] === c.text ? c : { ...c, text: fixed[i] }));
+  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+}
+
+/**
+ * The reading with confusable characters fixed per word, Greek/Cyrillic look-alikes in Latin words
+ * made Latin and full-width punctuation in Latin lines made ASCII; positions and confidences unchanged.
+ */
+export function fixConfusables(input: LineReading): LineReading {
+  const reading = latinLookalikes(asciiPunctuation(input));
+  const texts = reading.chars.map((c) => c.text);
+  if (!texts.some((t) => t === '0' || t === '1' || t === 'o' || t === 'O')) return reading;
+  const fixed: string[] = [];
+  let word: string[] = [];
+  const flush = () => {
+    fixed.push(...fixWord(word));
+    word = [];
+  };
+  for (const t of texts) {
+    if (t.trim() === '') {
+      flush();
+      fixed.push(t);
+    } else word.push(t);
+  }
+  flush();
+  if (fixed.every((t, i) => t === texts[i])) return reading;
+  const chars = reading.chars.map((c, i) => (fixed[i] === c.text ? c : { ...c, text: fixed[i] }));
+  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+}

@@ -1,0 +1,95 @@
+import type { Point, Quad } from './ocr-types.ts';
+
+/** A rotated rectangle: centre, unit axis along its width (pointing right), width and height. */
+export interface RotatedRect {
+  cx: number;
+  cy: number;
+  /** Unit vector along the width, with `ux >= |uy|`-ish: the axis closer to horizontal, pointing right. */
+  ux: number;
+  uy: number;
+  width: number;
+  height: number;
+}
+
+/** Andrew's monotone chain; `xs`/`ys` are point coordinates. Returns hull vertex indices' points. */
+export function convexHull(points: Point[]): Point[] {
+  const pts = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
+  if (pts.length < 3) return pts;
+  const cross = (o: Point, a: Point, b: Point) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const lower: Point[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: Point[] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const p = pts[i];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
+}
+
+/**
+ * Minimum-area enclosing rectangle of a convex hull (rotating calipers over the hull's edges),
+ * oriented so its width axis is the one closer to horizontal.
+ */
+export function minAreaRect(hull: Point[]): RotatedRect {
+  if (hull.length === 1) return { cx: hull[0].x, cy: hull[0].y, ux: 1, uy: 0, width: 0, height: 0 };
+  let best = { area: Infinity, ux: 1, uy: 0, minU: 0, maxU: 0, minV: 0, maxV: 0 };
+  for (let i = 0; i < hull.length; i++) {
+    const a = hull[i];
+    const b = hull[(i + 1) % hull.length];
+    const len = Math.hypot(b.x - a.x, b.y - a.y);
+    if (len === 0) continue;
+    const ux = (b.x - a.x) / len;
+    const uy = (b.y - a.y) / len;
+    let minU = Infinity, maxU = -Infinity, minV = Infinity, maxV = -Infinity;
+    for (const p of hull) {
+      const u = p.x * ux + p.y * uy;
+      const v = -p.x * uy + p.y * ux;
+      if (u < minU) minU = u;
+      if (u > maxU) maxU = u;
+      if (v < minV) minV = v;
+      if (v > maxV) maxV = v;
+    }
+    const area = (maxU - minU) * (maxV - minV);
+    if (area < best.area) best = { area, ux, uy, minU, maxU, minV, maxV };
+  }
+  const { ux, uy, minU, maxU, minV, maxV } = best;
+  const cu = (minU + maxU) / 2;
+  const cv = (minV + maxV) / 2;
+  const cx = cu * ux - cv * uy;
+  const cy = cu * uy + cv * ux;
+  const w = maxU - minU;
+  const h = maxV - minV;
+  // Axis u has extent w, axis v = (-uy, ux) has extent h; pick the more horizontal one as the width.
+  const candidates = [
+    { ux, uy, width: w, height: h },
+    { ux: -uy, uy: ux, width: h, height: w },
+  ].map((c) => (c.ux < 0 || (c.ux === 0 && c.uy < 0) ? { ...c, ux: -c.ux, uy: -c.uy } : c));
+  const pick = Math.abs(candidates[0].ux) >= Math.abs(candidates[1].ux) ? candidates[0] : candidates[1];
+  return { cx, cy, ...pick };
+}
+
+/** Corners top-left, top-right, bottom-right, bottom-left (the width axis runs from corner 0 to 1). */
+export function rectCorners(r: RotatedRect): Quad {
+  const hx = (r.ux * r.width) / 2, hy = (r.uy * r.width) / 2;
+  // v = (-uy, ux) points "down" when u points right.
+  const vx = (-r.uy * r.height) / 2, vy = (r.ux * r.height) / 2;
+  return [
+    { x: r.cx - hx - vx, y: r.cy - hy - vy },
+    { x: r.cx + hx - vx, y: r.cy + hy - vy },
+    { x: r.cx + hx + vx, y: r.cy + hy + vy },
+    { x: r.cx - hx + vx, y: r.cy - hy + vy },
+  ];
+}
+
+export function distance(a: Point, b: Point): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
+
+/** The quad's corners shifted by `k` positions: `rotateQuad(q, 1)` starts at the old corner 1. */
+export function rotateQuad(q: Quad, k: number): Quad {
+  return [q[k % 4], q[(k + 1) % 4], q[(k + 2) % 4], q[(k + 3) % 4]];
+}

@@ -1,0 +1,84 @@
+/**
+ * Image formats recognised by their magic bytes (never by name or declared MIME type), and the
+ * pixel size read from the header alone, so oversized images are refused before any decoding.
+ */
+export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'tiff' | 'bmp' | 'ico' | 'heic' | 'avif';
+
+function ascii(bytes: Uint8Array, start: number, end: number): string {
+  return String.fromCharCode(...bytes.subarray(start, end));
+}
+
+/** ISO-BMFF brands (https://github.com/strukturag/libheif/blob/master/libheif/heif_brands.h). */
+const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs']);
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+
+function sniffIsoBmff(bytes: Uint8Array): ImageFormat | undefined {
+  if (bytes.length < 16 || ascii(bytes, 4, 8) !== 'ftyp') return undefined;
+  const boxSize = Math.min(bytes.length, new DataView(bytes.buffer, bytes.byteOffset).getUint32(0));
+  // The major brand, then the compatible brands after the minor version.
+  const brands = [ascii(bytes, 8, 12)];
+  for (let at = 16; at + 4 <= boxSize; at += 4) brands.push(ascii(bytes, at, at + 4));
+  if (brands.some((b) => AVIF_BRANDS.has(b))) return 'avif';
+  if (brands.some((b) => HEIC_BRANDS.has(b) || b === 'mif1' || b === 'msf1')) return 'heic';
+  return undefined;
+}
+
+/** The format of an encoded image from its first bytes, or `undefined` when it is none we read. */
+export function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
+  const b = bytes;
+  if (b.length < 4) return undefined;
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  if (b[0] === 0x89 && ascii(b, 1, 4) === 'PNG') return 'png';
+  if (ascii(b, 0, 4) === 'GIF8') return 'gif';
+  if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return 'webp';
+  if ((b[0] === 0x49 && b[1] === 0x49 && (b[2] === 0x2a || b[2] === 0x2b) && b[3] === 0) ||
+      (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && (b[3] === 0x2a || b[3] === 0x2b))) return 'tiff';
+  if (b[0] === 0x42 && b[1] === 0x4d && b.length >= 26) return 'bmp';
+  // ICO (type 1) and CUR (type 2) share the ICONDIR header.
+  if (b[0] === 0 && b[1] === 0 && (b[2] === 1 || b[2] === 2) && b[3] === 0 && b.length >= 6) return 'ico';
+  return sniffIsoBmff(b);
+}
+
+export interface HeaderSize {
+  width: number;
+  height: number;
+}
+
+/** BITMAPINFOHEADER (or the older core header): width and |height| (negative = top-down). */
+export function bmpHeaderSize(bytes: Uint8Array, offset = 14): HeaderSize | undefined {
+  if (bytes.length < offset + 12) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerSize = view.getUint32(offset, true);
+  if (headerSize === 12) return { width: view.getUint16(offset + 4, true), height: view.getUint16(offset + 6, true) };
+  return { width: Math.abs(view.getInt32(offset + 4, true)), height: Math.abs(view.getInt32(offset + 8, true)) };
+}
+
+/** IHDR, which the PNG specification requires to be the first chunk. */
+export function pngHeaderSize(bytes: Uint8Array, offset: number): HeaderSize | undefined {
+  if (bytes.length < offset + 24) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(offset + 16), height: view.getUint32(offset + 20) };
+}
+
+/**
+ * The largest image inside an ICO/CUR, from its directory and each entry's own header (a PNG
+ * entry's IHDR or a BMP entry's info header; the directory's one-byte sizes cap at 256).
+ */
+export function icoHeaderSize(bytes: Uint8Array): HeaderSize | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getUint16(4, true);
+  let largest: HeaderSize | undefined;
+  for (let i = 0; i < count; i++) {
+    const entry = 6 + i * 16;
+    if (entry + 16 > bytes.length) return undefined;
+    const dataOffset = view.getUint32(entry + 12, true);
+    if (dataOffset + 8 > bytes.length) return undefined;
+    const isPng = bytes[dataOffset] === 0x89 && ascii(bytes, dataOffset + 1, dataOffset + 4) === 'PNG';
+    const size = isPng ? pngHeaderSize(bytes, dataOffset) : bmpHeaderSize(bytes, dataOffset);
+    if (size === undefined) return undefined;
+    // A BMP entry's height counts the AND mask too.
+    const actual = isPng ? size : { width: size.width, height: Math.ceil(size.height / 2) };
+    if (!largest || actual.width * actual.height > largest.width * largest.height) largest = actual;
+  }
+  return largest;
+}

@@ -1,0 +1,196 @@
+import type { LineCrop } from './crop-line.ts';
+
+/** A run of columns `[start, end)` of a line crop. */
+export interface ColumnRun {
+  start: number;
+  end: number;
+}
+
+/** Where the ink of one line crop is, column by column. */
+export interface InkProfile {
+  width: number;
+  /** Rows of the text band (the densest band of ink rows): the line's text height in crop pixels. */
+  textHeight: number;
+  /** Columns holding ink, left to right (specks removed). */
+  inkRuns: ColumnRun[];
+  /** Blank runs between the first and the last ink column. */
+  gaps: ColumnRun[];
+}
+
+/** Below this difference between the ink and paper means (0–255) there is no usable ink signal. */
+const MIN_CONTRAST = 24;
+/** Rows with at least this share of the busiest row's ink belong to a text band. */
+const BAND_SHARE = 0.05;
+
+export const LOCAL = { mode: (process.env.INK_LOCAL ?? 'and') as 'off' | 'and' | 'only', k: Number(process.env.INK_K ?? 0.2), r: Number(process.env.INK_R ?? 0.33) };
+
+/**
+ * Sauvola's local threshold (2000) on ink-dark grey: a pixel stays ink only where it is darker than
+ * `mean · (1 + k(σ/128 − 1))` of its window. Global Otsu alone calls a whole shaded or gradient patch
+ * of background ink and fills word gaps; locally that patch is flat and drops out.
+ */
+function keepLocallyDark(ink: Uint8Array, grey: Uint8Array, width: number, height: number, darkInk: boolean): void {
+  const w1 = width + 1;
+  const sum = new Float64Array(w1 * (height + 1));
+  const sq = new Float64Array(w1 * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let rs = 0, rq = 0;
+    for (let x = 0; x < width; x++) {
+      const v = darkInk ? grey[y * width + x] : 255 - grey[y * width + x];
+      rs += v;
+      rq += v * v;
+      sum[(y + 1) * w1 + x + 1] = sum[y * w1 + x + 1] + rs;
+      sq[(y + 1) * w1 + x + 1] = sq[y * w1 + x + 1] + rq;
+    }
+  }
+  const r = Math.max(2, Math.round(LOCAL.r * height));
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - r), y1 = Math.min(height, y + r + 1);
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.max(0, x - r), x1 = Math.min(width, x + r + 1);
+      const n = (y1 - y0) * (x1 - x0);
+      const s = sum[y1 * w1 + x1] - sum[y0 * w1 + x1] - sum[y1 * w1 + x0] + sum[y0 * w1 + x0];
+      const q = sq[y1 * w1 + x1] - sq[y0 * w1 + x1] - sq[y1 * w1 + x0] + sq[y0 * w1 + x0];
+      const mean = s / n;
+      const sd = Math.sqrt(Math.max(0, q / n - mean * mean));
+      const i = y * width + x;
+      const v = darkInk ? grey[i] : 255 - grey[i];
+      const local = v <= mean * (1 + LOCAL.k * (sd / 128 - 1)) ? 1 : 0;
+      ink[i] = LOCAL.mode === 'and' ? ink[i] & local : local;
+    }
+  }
+}
+
+export const SLANT = { shears: (process.env.INK_SHEARS ?? '').split(',').filter(Boolean).map(Number), gain: Number(process.env.INK_GAIN ?? 1.1) };
+
+/** Ink per column of rows `[y0, y1)` with each row shifted by `shear` × its height above the band's centre. */
+function shearedColumns(ink: Uint8Array, width: number, y0: number, y1: number, shear: number): number[] {
+  const columns = new Array<number>(width).fill(0);
+  const centre = (y0 + y1 - 1) / 2;
+  for (let y = y0; y < y1; y++) {
+    const shift = Math.round(shear * (centre - y));
+    for (let x = 0; x < width; x++) {
+      const to = x - shift;
+      if (to >= 0 && to < width) columns[to] += ink[y * width + x];
+    }
+  }
+  return columns;
+}
+
+const blankColumns = (columns: readonly number[]): number => {
+  let first = columns.findIndex((c) => c > 0);
+  let last = columns.length - 1;
+  while (last >= 0 && columns[last] === 0) last--;
+  let blank = 0;
+  for (let x = Math.max(0, first); x <= last; x++) if (columns[x] === 0) blank++;
+  return blank;
+};
+
+/**
+ * Column ink of the band, with italic text set upright: the shear that leaves the most blank columns
+ * between letters wins when it clearly beats none (slanted letters overlap column-wise and hide word gaps).
+ */
+function uprightColumns(ink: Uint8Array, width: number, y0: number, y1: number): number[] {
+  let best = shearedColumns(ink, width, y0, y1, 0);
+  const upright = blankColumns(best);
+  let bestBlank = upright;
+  for (const s of SLANT.shears) {
+    const columns = shearedColumns(ink, width, y0, y1, s);
+    const blank = blankColumns(columns);
+    if (blank > bestBlank && blank >= SLANT.gain * upright + 2) {
+      best = columns;
+      bestBlank = blank;
+    }
+  }
+  return best;
+}
+
+/** Otsu's threshold (1979) of a 256-bin histogram: the split that maximises between-class variance. */
+export function otsuThreshold(histogram: ArrayLike<number>): number {
+  let total = 0, sum = 0;
+  for (let i = 0; i < 256; i++) {
+    total += histogram[i];
+    sum += i * histogram[i];
+  }
+  let best = 0, bestVar = -1, weightB = 0, sumB = 0;
+  for (let t = 0; t < 256; t++) {
+    weightB += histogram[t];
+    if (weightB === 0) continue;
+    const weightF = total - weightB;
+    if (weightF === 0) break;
+    sumB += t * histogram[t];
+    const meanB = sumB / weightB, meanF = (sum - sumB) / weightF;
+    const between = weightB * weightF * (meanB - meanF) ** 2;
+    if (between > bestVar) {
+      bestVar = between;
+      best = t;
+    }
+  }
+  return best;
+}
+
+/**
+ * Binarises a line crop (Otsu on luma; ink = the minority class, so light-on-dark text works too),
+ * finds the text band (the run of rows with ≥ 5 % of the busiest row's ink holding the most ink:
+ * bits of neighbouring lines at the top or bottom of the crop fall outside it) and counts ink per
+ * column inside the band. Undefined when the crop has no usable contrast.
+ */
+export function inkProfile(crop: LineCrop): InkProfile | undefined {
+  const { width, height, rgb } = crop;
+  if (width < 2 || height < 2 || rgb.length < width * height * 3) return undefined;
+  const grey = new Uint8Array(width * height);
+  const histogram = new Float64Array(256);
+  for (let i = 0; i < grey.length; i++) {
+    const v = Math.round(0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + 0.114 * rgb[3 * i + 2]);
+    grey[i] = v;
+    histogram[v]++;
+  }
+  const t = otsuThreshold(histogram);
+  let dark = 0, darkSum = 0, lightSum = 0;
+  for (let i = 0; i <= t; i++) {
+    dark += histogram[i];
+    darkSum += i * histogram[i];
+  }
+  for (let i = t + 1; i < 256; i++) lightSum += i * histogram[i];
+  const light = grey.length - dark;
+  if (dark === 0 || light === 0 || lightSum / light - darkSum / dark < MIN_CONTRAST) return undefined;
+  const darkInk = dark <= light;
+  const ink = new Uint8Array(grey.length);
+  for (let i = 0; i < grey.length; i++) ink[i] = (grey[i] <= t) === darkInk ? 1 : 0;
+  if (LOCAL.mode !== 'off') keepLocallyDark(ink, grey, width, height, darkInk);
+
+  const rows = new Array<number>(height).fill(0);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rows[y] += ink[y * width + x];
+  const busiest = Math.max(...rows);
+  if (busiest === 0) return undefined;
+  let band = { start: 0, end: 0, mass: -1 };
+  for (let y = 0; y < height; ) {
+    if (rows[y] < BAND_SHARE * busiest) {
+      y++;
+      continue;
+    }
+    let end = y, mass = 0;
+    while (end < height && rows[end] >= BAND_SHARE * busiest) mass += rows[end++];
+    if (mass > band.mass) band = { start: y, end, mass };
+    y = end;
+  }
+  const textHeight = band.end - band.start;
+  const columns = uprightColumns(ink, width, band.start, band.end);
+
+  // A column is ink with 2+ pixels (1 in tiny bands); runs with less ink than a small dot are specks.
+  const minColumn = 1;
+  const speck = Math.max(2, 0.008 * textHeight * textHeight);
+  const inkRuns: ColumnRun[] = [];
+  for (let x = 0; x < width; ) {
+    if (columns[x] < minColumn) {
+      x++;
+      continue;
+    }
+    let end = x, mass = 0;
+    while (end < width && columns[end] >= minColumn) mass += columns[end++];
+    if (mass >= speck) inkRuns.push({ start: x, end });
+    x = end;
+  }
+  const gaps = inkRuns.slice(1).map((r, i) => ({ start: inkRuns[i].end, end: r.start }));
+  return { width, textHeight, inkRuns, gaps };
+}

@@ -1,0 +1,251 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import type { OcrResult, Point, Quad } from '../ocr-types.ts';
+import type { RecognizedLine } from '../recognized-line.ts';
+import { buildLayout } from './build-layout.ts';
+
+const PAGE = { width: 2000, height: 3000, mode: 'document' as const };
+
+/** An axis-aligned line with its characters spread evenly along it. */
+function line(text: string, x: number, y: number, width: number, height = 30, language?: string): RecognizedLine {
+  return rotatedLine(text, [{ x, y }, { x: x + width, y }, { x: x + width, y: y + height }, { x, y: y + height }], language);
+}
+
+function rotatedLine(text: string, box: Quad, language?: string): RecognizedLine {
+  const chars = Array.from(text);
+  return {
+    box,
+    text,
+    confidence: 0.9,
+    chars: chars.map((c, i) => ({ text: c, x0: i / chars.length, x1: (i + 0.9) / chars.length, confidence: 0.9 })),
+    ...(language ? { language } : {}),
+  };
+}
+
+const words = (r: OcrResult) => r.page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.words));
+const breaks = (r: OcrResult) => words(r).map((w) => `${w.text}|${w.symbols[w.symbols.length - 1].break ?? ''}`);
+
+test('empty input gives an empty page without a locale', () => {
+  const r = buildLayout([], PAGE);
+  assert.equal(r.text, '');
+  assert.equal(r.locale, undefined);
+  assert.deepEqual(r.page.blocks, []);
+  assert.equal(r.page.width, 2000);
+});
+
+test('a two-column page reads column by column, under a headline spanning both', () => {
+  const lines = [line('A HEADLINE ACROSS BOTH COLUMNS OF THE PAGE', 100, 50, 1700, 60)];
+  for (let k = 0; k < 8; k++) {
+    // Same baselines in both columns: every row of the page has one line on each side.
+    lines.push(line(`left column line number ${k} of text here`, 100, 200 + k * 40, 800));
+    lines.push(line(`right column line number ${k} of text here`, 1000, 200 + k * 40, 800));
+  }
+  const r = buildLayout(lines.reverse(), PAGE);
+  const got = r.text.split('\n');
+  assert.equal(got[0], 'A HEADLINE ACROSS BOTH COLUMNS OF THE PAGE');
+  for (let k = 0; k < 8; k++) {
+    assert.equal(got[1 + k], `left column line number ${k} of text here`);
+    assert.equal(got[9 + k], `right column line number ${k} of text here`);
+  }
+  assert.ok(r.page.blocks.length >= 3, 'headline, left column and right column are separate blocks');
+});
+
+test('a picture caption across the gutter floats after the columns instead of breaking them', () => {
+  const lines: RecognizedLine[] = [];
+  for (let k = 0; k < 12; k++) {
+    const y = 100 + k * 40;
+    // Rows 4–7 wrap around a picture: the columns narrow and a short caption sits across the gutter.
+    const around = k >= 4 && k < 8;
+    lines.push(line(`left ${k} of the column text`, 100, y, around ? 500 : 860));
+    lines.push(line(`right ${k} of the column text`, around ? 1400 : 1000, y, around ? 500 : 860));
+    if (around) lines.push(line(`CAPTION ${k}`, 820, y + 5, 300, 24));
+  }
+  const got = buildLayout(lines, PAGE).text.split('\n');
+  assert.deepEqual(got.slice(0, 12), Array.from({ length: 12 }, (_, k) => `left ${k} of the column text`));
+  assert.deepEqual(got.slice(12, 24), Array.from({ length: 12 }, (_, k) => `right ${k} of the column text`));
+  assert.deepEqual(got.slice(24, 28), ['CAPTION 4', 'CAPTION 5', 'CAPTION 6', 'CAPTION 7']);
+});
+
+test('a receipt keeps "label … price" on one line of text', () => {
+  const lines = [line('GROCERY MART SDN BHD', 200, 20, 400)];
+  const items = ['MILK 1L', 'BREAD WHOLEMEAL LOAF', 'EGGS 10PCS', 'ROTI CANAI', 'TOTAL'];
+  items.forEach((label, k) => {
+    lines.push(line(label, 20, 100 + k * 36, label.length * 15));
+    lines.push(line(`${k + 1}.50`, 700, 102 + k * 36, 60));
+  });
+  const r = buildLayout(lines, { width: 800, height: 400, mode: 'text' });
+  assert.equal(r.text, `GROCERY MART SDN BHD\n${items.map((l, k) => `${l} ${k + 1}.50`).join('\n')}\n`);
+});
+
+test('right-to-left pages read each row from the right', () => {
+  // The detector split one Arabic row in two: the right-hand part is read first.
+  const r = buildLayout([line('على حالهما', 100, 100, 300), line('والمعصوب من التيوس', 500, 102, 400), line('سطر ثان', 600, 160, 300)], PAGE);
+  assert.equal(r.text, 'والمعصوب من التيوس على حالهما\nسطر ثان\n');
+  assert.equal(r.locale, 'ar');
+});
+
+test('scattered scene words read top-to-bottom, then left-to-right', () => {
+  const lines = [line('EXIT', 900, 400, 120, 40), line('OPEN', 100, 80, 120, 40), line('SALE', 600, 395, 120, 40), line('24H', 1100, 90, 90, 40)];
+  const r = buildLayout(lines, { width: 1280, height: 720, mode: 'text' });
+  assert.equal(r.text, 'OPEN 24H\nSALE EXIT\n');
+});
+
+test('breaks: SPACE inside a line, EOL_SURE_SPACE and HYPHEN between lines, LINE_BREAK ending a paragraph', () => {
+  const lines = [
+    line('the first para-', 100, 100, 600),
+    line('graph goes on', 100, 140, 600),
+    line('and ends.', 100, 180, 300),
+    line('Second paragraph', 100, 300, 600),
+  ];
+  const r = buildLayout(lines, PAGE);
+  assert.deepEqual(breaks(r), [
+    'the|SPACE', 'first|SPACE', 'para-|HYPHEN',
+    'graph|SPACE', 'goes|SPACE', 'on|EOL_SURE_SPACE',
+    'and|SPACE', 'ends|', '.|LINE_BREAK',
+    'Second|SPACE', 'paragraph|LINE_BREAK',
+  ]);
+  assert.equal(r.text, 'the first para-\ngraph goes on\nand ends.\nSecond paragraph\n');
+  assert.equal(r.page.blocks.flatMap((b) => b.paragraphs).length, 2);
+});
+
+test('punctuation at word ends is its own token without changing the text', () => {
+  const r = buildLayout([line('WAITING? (PLEASE) 12.50 e-mail', 10, 10, 600)], PAGE);
+  assert.deepEqual(words(r).map((w) => w.text), ['WAITING', '?', '(', 'PLEASE', ')', '12.50', 'e-mail']);
+  assert.equal(r.text, 'WAITING? (PLEASE) 12.50 e-mail\n');
+});
+
+test('CJK: each Han or kana character is a word, Hangul words keep their spaces; languages by script', () => {
+  const zh = buildLayout([line('你好世界', 10, 10, 200)], PAGE);
+  assert.deepEqual(words(zh).map((w) => w.text), ['你', '好', '世', '界']);
+  assert.equal(zh.text, '你好世界\n');
+  assert.equal(zh.locale, 'zh');
+  const ja = buildLayout([line('東京へようこそ', 10, 10, 300)], PAGE);
+  assert.equal(ja.locale, 'ja');
+  assert.deepEqual(words(ja)[0].languages, [{ languageCode: 'ja', confidence: 1 }]);
+  const ko = buildLayout([line('안녕하세요 세계', 10, 10, 300)], PAGE);
+  assert.deepEqual(words(ko).map((w) => w.text), ['안녕하세요', '세계']);
+  assert.equal(ko.locale, 'ko');
+  const plate = buildLayout([line('皖A5P237', 10, 10, 200)], PAGE);
+  assert.deepEqual(words(plate).map((w) => w.text), ['皖', 'A5P237']);
+  assert.equal(plate.text, '皖A5P237\n');
+});
+
+test('languages: Arabic, Vietnamese, Cyrillic, Devanagari, Latin hints; locale is the dominant one', () => {
+  const cases: Array<[string, string, string?]> = [
+    ['على حالهما والمعصوب', 'ar'],
+    ['Chuyên DỤNG NGUYỄN', 'vi'],
+    ['Привет мир', 'ru'],
+    ['नमस्ते दुनिया', 'hi'],
+    ['Bonjour le monde', 'fr', 'fr'],
+    ['Hello world', 'en'],
+  ];
+  for (const [text, expected, hint] of cases) {
+    const r = buildLayout([line(text, 10, 10, 600, 30, hint)], PAGE);
+    assert.equal(r.locale, expected, text);
+    assert.ok(words(r).every((w) => w.languages[0]?.languageCode === expected), text);
+  }
+  const mixed = buildLayout([line('Hello there my friends', 10, 10, 600), line('你好', 10, 60, 60)], PAGE);
+  assert.equal(mixed.locale, 'en');
+  assert.deepEqual(mixed.page.languages.map((l) => l.languageCode), ['en', 'zh']);
+  const digits = buildLayout([line('Total 12.50', 10, 10, 300)], PAGE);
+  assert.deepEqual(words(digits)[1].languages, [{ languageCode: 'en', confidence: 1 }]);
+});
+
+test('confidences are means at every level', () => {
+  const l = line('ab cd', 10, 10, 100);
+  l.chars = l.chars.map((c, i) => ({ ...c, confidence: [0.2, 0.4, 1, 0.6, 0.8][i] }));
+  const r = buildLayout([l], PAGE);
+  const [ab, cd] = words(r);
+  assert.ok(Math.abs(ab.confidence - 0.3) < 1e-9 && Math.abs(cd.confidence - 0.7) < 1e-9);
+  assert.ok(Math.abs(r.page.blocks[0].paragraphs[0].confidence - 0.5) < 1e-9);
+  assert.ok(Math.abs(r.page.confidence - 0.5) < 1e-9);
+});
+
+function insideQuad(p: Point, q: Quad, tolerance: number): boolean {
+  for (let i = 0; i < 4; i++) {
+    const a = q[i];
+    const b = q[(i + 1) % 4];
+    const cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+    if (cross / Math.hypot(b.x - a.x, b.y - a.y) < -tolerance) return false;
+  }
+  return true;
+}
+
+test('symbol and word boxes lie inside their line, also for rotated lines', () => {
+  const angle = (25 * Math.PI) / 180;
+  const at = (x: number, y: number): Point => ({ x: 300 + x * Math.cos(angle) - y * Math.sin(angle), y: 300 + x * Math.sin(angle) + y * Math.cos(angle) });
+  const box: Quad = [at(0, 0), at(500, 0), at(500, 40), at(0, 40)];
+  const r = buildLayout([rotatedLine('tilted words here', box)], PAGE);
+  assert.deepEqual(words(r).map((w) => w.text), ['tilted', 'words', 'here']);
+  for (const w of words(r)) {
+    for (const p of w.box) assert.ok(insideQuad(p, box, 1), `word ${w.text} corner ${JSON.stringify(p)}`);
+    for (const s of w.symbols) for (const p of s.box) assert.ok(insideQuad(p, box, 1), `symbol ${s.text}`);
+    // Reading order of the corners follows the line: top-left → top-right goes along +25°.
+    assert.ok(w.box[1].x > w.box[0].x && w.box[1].y > w.box[0].y);
+  }
+});
+
+test('a page photographed at 90°: lines in reading order along the rotated axis', () => {
+  // Text runs downwards (top edge points +y); "up" in the text is +x, so the first line is rightmost.
+  const vertical = (text: string, x: number): RecognizedLine =>
+    rotatedLine(text, [{ x, y: 100 }, { x, y: 700 }, { x: x - 30, y: 700 }, { x: x - 30, y: 100 }]);
+  const r = buildLayout([vertical('third line', 300), vertical('first line', 400), vertical('second line', 350)], PAGE);
+  assert.equal(r.text, 'first line\nsecond line\nthird line\n');
+});
+
+test('hostile lines: NaN boxes, blank text, out-of-range chars, boxes off the page', () => {
+  const nan = line('nan', 0, 0, 100);
+  nan.box = [{ x: NaN, y: 0 }, { x: 1, y: 0 }, { x: 1, y: 1 }, { x: 0, y: 1 }];
+  const blank = line('   ', 10, 10, 100);
+  const odd = line('odd', 10, 100, 100);
+  odd.chars = [{ text: 'o', x0: -5, x1: 0.2, confidence: 7 }, { text: 'd', x0: 0.9, x1: 0.1, confidence: NaN }, { text: 'd', x0: 0.5, x1: 9, confidence: 0.5 }];
+  const offPage = line('far away', -500, 2990, 5000, 50);
+  const noChars = { ...line('fallback text', 10, 200, 300), chars: [] };
+  const r = buildLayout([nan, blank, odd, offPage, noChars], PAGE);
+  assert.equal(r.text, 'odd\nfallback text\nfar away\n');
+  for (const w of words(r)) {
+    assert.ok(w.confidence >= 0 && w.confidence <= 1);
+    for (const p of [...w.box, ...w.symbols.flatMap((s) => s.box)]) {
+      assert.ok(p.x >= 0 && p.x <= 2000 && p.y >= 0 && p.y <= 3000 && Number.isInteger(p.x) && Number.isInteger(p.y));
+    }
+  }
+});
+
+test('thousands of lines: a two-column page of 3000 lines and 10000 scattered words finish', () => {
+  const lines: RecognizedLine[] = [];
+  for (let k = 0; k < 1500; k++) {
+    lines.push(line(`left ${k} with enough words to be a column`, 100, k * 40, 800));
+    lines.push(line(`right ${k} with enough words to be a column`, 1000, k * 40, 800));
+  }
+  const r = buildLayout(lines, { width: 2000, height: 60000, mode: 'document' });
+  const got = r.text.split('\n');
+  assert.equal(got[0], 'left 0 with enough words to be a column');
+  assert.equal(got[1499], 'left 1499 with enough words to be a column');
+  assert.equal(got[1500], 'right 0 with enough words to be a column');
+  const rnd = fc.sample(fc.tuple(fc.integer({ min: 0, max: 4000 }), fc.integer({ min: 0, max: 4000 })), { numRuns: 10000, seed: 7 });
+  const scattered = rnd.map(([x, y], i) => line(`w${i}`, x, y, 40, 20));
+  assert.equal(words(buildLayout(scattered, { width: 4100, height: 4100, mode: 'text' })).length, 10000);
+});
+
+test('property: every word appears once, text matches the words and breaks, boxes stay on the page', () => {
+  const arbLine = fc.record({
+    text: fc.stringMatching(/^[A-Za-z0-9.,!? 你好]{1,20}$/),
+    x: fc.integer({ min: -50, max: 1000 }),
+    y: fc.integer({ min: -50, max: 1000 }),
+    w: fc.integer({ min: 1, max: 800 }),
+    h: fc.integer({ min: 1, max: 80 }),
+  });
+  fc.assert(
+    fc.property(fc.array(arbLine, { maxLength: 40 }), (specs) => {
+      const lines = specs.map((s) => line(s.text, s.x, s.y, s.w, s.h));
+      const r = buildLayout(lines, { width: 1000, height: 1000, mode: 'text' });
+      const expected = lines.flatMap((l) => l.text.split(/\s+/).filter(Boolean)).join('').length;
+      assert.equal(words(r).map((w) => w.text).join('').length, expected);
+      assert.equal(r.text.replace(/\s/g, '').length, expected);
+      assert.ok(r.text === '' || r.text.endsWith('\n'));
+      for (const w of words(r)) for (const p of w.box) assert.ok(p.x >= 0 && p.x <= 1000 && p.y >= 0 && p.y <= 1000);
+    }),
+    { numRuns: 200 },
+  );
+});

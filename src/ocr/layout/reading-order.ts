@@ -1,0 +1,237 @@
+import type { FrameBox } from './reading-frame.ts';
+
+/** A text line as reading order sees it: its core box in the reading frame (centre ± height/2). */
+export interface OrderItem {
+  box: FrameBox;
+  height: number;
+}
+
+interface Interval {
+  a: number;
+  b: number;
+}
+
+/** Tuning, in units of the page's median line height. */
+const MIN_GUTTER = 0.8; // a column gutter is wider than a word space
+const MIN_COLUMN_LINE = 8; // text columns hold long lines; receipt prices and form values are short
+const MIN_COLUMN_LINES = 2;
+/** A line crossing a gutter may float (a caption) when narrower than this share of the region. */
+const MAX_FLOAT = 0.25;
+
+/**
+ * Reading order of text lines as visual rows: a recursive XY-cut over line boxes. A region is cut
+ * into horizontal bands at empty rows of its y-projection; an empty vertical strip with text on both
+ * sides in some band is followed up and down through the bands that leave it empty (short lines
+ * crossing it, such as a picture caption, float after the columns), and the region is split there
+ * into columns read one after the other only when both sides hold several long lines — a magazine
+ * page, not a receipt whose labels and prices leave a gap too. What remains is grouped into rows by
+ * vertical overlap (> 50%) and read left to right, so a receipt's "label … price" stays one row and
+ * scattered scene words read top-to-bottom, left-to-right. Returns rows of item indices. The work
+ * spent on column tests is budgeted (O(n) overall), so pathological pages fall back to rows.
+ *
+ * See Ha, Haralick & Phillips, "Recursive X-Y cut using bounding boxes of connected components"
+ * (ICDAR 1995) for the cut; the column test and floats are ours.
+ */
+export function readingOrder(items: readonly OrderItem[]): number[][] {
+  const valid = items.map((_, i) => i).filter((i) => isFiniteBox(items[i].box));
+  if (valid.length === 0) return [];
+  const unit = median(valid.map((i) => items[i].height)) || 1;
+  return orderRegion(items, valid, unit);
+}
+
+function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, budget = { left: 64 * items.length + 1024 }): number[][] {
+  if (idx.length <= 1) return idx.length ? [idx] : [];
+  const bands = bandsOf(items, idx);
+  const [x0, x1] = extentX(items, idx);
+  const free = bands.map((b) => freeIntervals(items, b, x0, x1, unit));
+  const failed: Array<{ s: number; e: number; gap: Interval }> = [];
+  // Every empty strip with text on both sides of it in some band is a candidate gutter: follow it up
+  // and down through the bands that leave it empty, and split there if both sides are columns.
+  for (let i = 0; i < bands.length && budget.left > 0; i++) {
+    for (const gap of free[i]) {
+      if (gap.a <= x0 || gap.b >= x1) continue;
+      if (failed.some((f) => f.s <= i && i <= f.e && f.gap.a < gap.b && gap.a < f.gap.b)) continue;
+      const region = { x0, x1, unit };
+      let common = [gap];
+      const floats: number[] = [];
+      let s = i;
+      let e = i;
+      for (let step: Step | undefined; s > 0 && (step = extend(items, bands[s - 1], free[s - 1], common, region)); s--) {
+        common = step.common;
+        floats.push(...step.floats);
+      }
+      for (let step: Step | undefined; e + 1 < bands.length && (step = extend(items, bands[e + 1], free[e + 1], common, region)); e++) {
+        common = step.common;
+        floats.push(...step.floats);
+      }
+      budget.left -= e - s + 1;
+      const floating = new Set(floats);
+      const body = bands.slice(s, e + 1).flat().filter((k) => !floating.has(k));
+      const split = floats.length <= Math.max(2, body.length / 4) ? columnSplit(items, body, unit, common, budget) : undefined;
+      if (split) {
+        const out: number[][] = [];
+        append(out, orderRegion(items, bands.slice(0, s).flat(), unit, budget));
+        append(out, orderRegion(items, split[0], unit, budget));
+        append(out, orderRegion(items, split[1], unit, budget));
+        append(out, orderRegion(items, floats, unit, budget));
+        append(out, orderRegion(items, bands.slice(e + 1).flat(), unit, budget));
+        return out;
+      }
+      failed.push({ s, e, gap });
+    }
+  }
+  const out: number[][] = [];
+  for (const band of bands) append(out, rowsOf(items, band));
+  return out;
+}
+
+interface Step {
+  common: Interval[];
+  floats: number[];
+}
+
+/**
+ * Whether a band continues a gutter: it leaves part of the gutter empty, or it does once short lines
+ * crossing it are set aside as floats (a picture caption between two columns), provided the band
+ * still has text on both sides — a headline across the columns ends the gutter instead.
+ */
+function extend(
+  items: readonly OrderItem[],
+  band: number[],
+  free: Interval[],
+  common: Interval[],
+  region: { x0: number; x1: number; unit: number },
+): Step | undefined {
+  const next = intersect(common, free, region.unit);
+  if (next.length > 0) return { common: next, floats: [] };
+  const crosses = (i: number) => common.some((g) => items[i].box.x0 < g.b && items[i].box.x1 > g.a);
+  const crossing = band.filter(crosses);
+  if (crossing.some((i) => items[i].box.x1 - items[i].box.x0 > MAX_FLOAT * (region.x1 - region.x0))) return undefined;
+  const rest = band.filter((i) => !crosses(i));
+  const withoutFloats = intersect(common, freeIntervals(items, rest, region.x0, region.x1, region.unit), region.unit);
+  const twoSided = withoutFloats.filter((g) => rest.some((i) => items[i].box.x1 <= g.a) && rest.some((i) => items[i].box.x0 >= g.b));
+  return twoSided.length > 0 ? { common: twoSided, floats: crossing } : undefined;
+}
+
+function append<T>(out: T[], more: T[]): void {
+  for (const m of more) out.push(m);
+}
+
+function extentX(items: readonly OrderItem[], idx: number[]): [number, number] {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  for (const i of idx) {
+    x0 = Math.min(x0, items[i].box.x0);
+    x1 = Math.max(x1, items[i].box.x1);
+  }
+  return [x0, x1];
+}
+
+/** Groups of items separated by empty horizontal strips, top to bottom. */
+function bandsOf(items: readonly OrderItem[], idx: number[]): number[][] {
+  const sorted = [...idx].sort((a, b) => items[a].box.y0 - items[b].box.y0);
+  const bands: number[][] = [];
+  let bottom = -Infinity;
+  for (const i of sorted) {
+    const b = items[i].box;
+    if (bands.length === 0 || b.y0 > bottom) {
+      bands.push([i]);
+      bottom = b.y1;
+    } else {
+      bands[bands.length - 1].push(i);
+      bottom = Math.max(bottom, b.y1);
+    }
+  }
+  return bands;
+}
+
+/** Empty x-intervals of `idx` within [x0, x1] at least a gutter wide, margins included. */
+function freeIntervals(items: readonly OrderItem[], idx: number[], x0: number, x1: number, unit: number): Interval[] {
+  const spans = idx.map((i) => items[i].box).sort((a, b) => a.x0 - b.x0);
+  const free: Interval[] = [];
+  let reach = x0;
+  for (const s of spans) {
+    if (s.x0 > reach) free.push({ a: reach, b: s.x0 });
+    reach = Math.max(reach, s.x1);
+  }
+  if (x1 > reach) free.push({ a: reach, b: x1 });
+  return free.filter((f) => f.b - f.a >= MIN_GUTTER * unit);
+}
+
+function intersect(a: Interval[], b: Interval[], unit: number): Interval[] {
+  const out: Interval[] = [];
+  for (const p of a) {
+    for (const q of b) {
+      const lo = Math.max(p.a, q.a);
+      const hi = Math.min(p.b, q.b);
+      if (hi - lo >= MIN_GUTTER * unit) out.push({ a: lo, b: hi });
+    }
+  }
+  return out;
+}
+
+/** The widest gutter whose two sides both look like text columns, as [left, right] item indices. */
+function columnSplit(
+  items: readonly OrderItem[],
+  idx: number[],
+  unit: number,
+  gaps: Interval[],
+  budget: { left: number },
+): [number[], number[]] | undefined {
+  // Bounds the work on pathological pages (huge tables of short cells) to O(n) tests overall.
+  budget.left -= idx.length * gaps.length;
+  if (budget.left < 0) return undefined;
+  let best: [number[], number[]] | undefined;
+  let bestWidth = 0;
+  for (const g of gaps) {
+    const mid = (g.a + g.b) / 2;
+    const left = idx.filter((i) => items[i].box.x1 <= mid);
+    const right = idx.filter((i) => items[i].box.x1 > mid);
+    if (left.some((i) => items[i].box.x1 > g.a + 1e-6) || right.some((i) => items[i].box.x0 < g.b - 1e-6)) continue;
+    if (!looksLikeColumn(items, left, unit) || !looksLikeColumn(items, right, unit)) continue;
+    if (g.b - g.a > bestWidth) {
+      bestWidth = g.b - g.a;
+      best = [left, right];
+    }
+  }
+  return best;
+}
+
+function looksLikeColumn(items: readonly OrderItem[], idx: number[], unit: number): boolean {
+  if (idx.length < MIN_COLUMN_LINES) return false;
+  return median(idx.map((i) => items[i].box.x1 - items[i].box.x0)) >= MIN_COLUMN_LINE * unit;
+}
+
+/** Visual rows: items overlapping vertically by more than half the smaller height, left to right. */
+function rowsOf(items: readonly OrderItem[], idx: number[]): number[][] {
+  const centre = (i: number) => (items[i].box.y0 + items[i].box.y1) / 2;
+  const sorted = [...idx].sort((a, b) => centre(a) - centre(b) || items[a].box.x0 - items[b].box.x0);
+  const rows: Array<{ members: number[]; y0: number; y1: number }> = [];
+  for (const i of sorted) {
+    const b = items[i].box;
+    const row = rows[rows.length - 1];
+    if (row) {
+      const core = { y0: row.y0 / row.members.length, y1: row.y1 / row.members.length };
+      const overlap = Math.min(core.y1, b.y1) - Math.max(core.y0, b.y0);
+      if (overlap > 0.5 * Math.min(core.y1 - core.y0, b.y1 - b.y0)) {
+        row.members.push(i);
+        row.y0 += b.y0;
+        row.y1 += b.y1;
+        continue;
+      }
+    }
+    rows.push({ members: [i], y0: b.y0, y1: b.y1 });
+  }
+  return rows.map((r) => r.members.sort((a, b) => items[a].box.x0 - items[b].box.x0));
+}
+
+function isFiniteBox(b: FrameBox): boolean {
+  return [b.x0, b.y0, b.x1, b.y1].every(Number.isFinite);
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}

@@ -1,0 +1,94 @@
+import { orientLines } from './classify-direction.ts';
+import { decodeImage, type DecodedImage } from './decode-image.ts';
+import { detectText, type TextBox } from './detect-text.ts';
+import { dropDoubtfulWords } from './drop-doubtful-words.ts';
+import { findLanguage } from './languages.ts';
+import type { OcrModels } from './models.ts';
+import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
+import type { RecognizedLine } from './recognized-line.ts';
+import type { LineReading, Recognizer } from './recognizer.ts';
+
+/** The layout stage's signature (`src/ocr/layout/build-layout.ts`). */
+export type BuildLayout = (lines: RecognizedLine[], page: { width: number; height: number; mode: OcrMode }) => OcrResult;
+
+export interface OcrPipelineDeps {
+  models: OcrModels;
+  recognizer: Recognizer;
+  buildLayout: BuildLayout;
+}
+
+export interface OcrRun {
+  result: OcrResult;
+  /** Milliseconds per stage, when asked for. */
+  timings?: Record<string, number>;
+}
+
+/** PaddleOCR's `drop_score`: lines read with less confidence are noise far more often than text. */
+const MIN_LINE_CONFIDENCE = 0.5;
+/** Images this small are usually a single word or line: read the whole image when nothing is detected. */
+const WHOLE_IMAGE_MAX_SIDE = 256;
+
+const HAN = /\p{Script=Han}/u;
+const LETTER = /\p{L}/u;
+
+/** A BCP-47 guess for one line: Chinese when it has Han characters, else the first Latin-script hint, else English. */
+export function guessLanguage(text: string, hints: readonly string[]): string | undefined {
+  if (HAN.test(text)) return 'zh';
+  if (!LETTER.test(text)) return undefined;
+  const latinHint = hints.map((h) => findLanguage(h)).find((l) => l !== undefined && l.script === 'Latn');
+  return latinHint?.code ?? 'en';
+}
+
+function wholeImage(image: DecodedImage): Quad {
+  const { width: w, height: h } = image;
+  return [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }];
+}
+
+function toLines(quads: readonly Quad[], readings: readonly LineReading[], options: OcrOptions): RecognizedLine[] {
+  return quads.flatMap((box, i) => {
+    const r = readings[i];
+    if (r.text.trim() === '' || r.confidence < MIN_LINE_CONFIDENCE) return [];
+    const language = r.language ?? guessLanguage(r.text, options.languageHints);
+    const line = { box, text: r.text, confidence: r.confidence, chars: r.chars, ...(language ? { language } : {}) };
+    // Photos (TEXT mode) read by PP-OCR: doubtful words are mostly textures and fragments.
+    if (options.mode !== 'text' || r.language !== undefined) return [line];
+    return dropDoubtfulWords(line) ?? [];
+  });
+}
+
+/**
+ * Bytes → `OcrResult`: decode, detect, orient, recognize, lay out. Each stage is a plain function
+ * over plain data; this only composes them and times them.
+ *
+ * @example const { result } = await runOcr(bytes, { models, recognizer, buildLayout }, { mode: 'text', languageHints: [] });
+ */
+export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: OcrOptions, profile = false): Promise<OcrRun> {
+  const timings: Record<string, number> = {};
+  let last = performance.now();
+  const lap = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = (timings[stage] ?? 0) + (now - last);
+    last = now;
+  };
+
+  const image = await decodeImage(bytes);
+  lap('decode');
+  const boxes: TextBox[] = await detectText(image, deps.models.detector);
+  lap('detect');
+  const oriented = await orientLines(image, boxes.map((b) => b.box), deps.models.classifier);
+  lap('classify');
+  let quads = deps.recognizer.groupLines?.(image, oriented.quads, options) ?? oriented.quads;
+  let readings = await deps.recognizer.recognize(image, quads, options);
+  if (quads.length === 0 && Math.max(image.width, image.height) <= WHOLE_IMAGE_MAX_SIDE) {
+    quads = [wholeImage(image)];
+    readings = await deps.recognizer.recognize(image, quads, options);
+  }
+  lap('recognize');
+  const lines = toLines(quads, readings, options);
+  const result = deps.buildLayout(lines, { width: image.width, height: image.height, mode: options.mode });
+  lap('layout');
+  if (!profile) return { result };
+  timings.lines = quads.length;
+  timings.classified = oriented.classified;
+  return { result, timings };
+}

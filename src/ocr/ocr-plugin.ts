@@ -1,0 +1,41 @@
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+import { createOcrEngine, type OcrEngine } from './ocr-engine.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The text-recognition engine (a pool of worker threads); see `src/ocr/ocr-engine.ts`. */
+    ocr: OcrEngine;
+  }
+}
+
+export interface OcrPluginOptions {
+  ocr: Pick<Config['ocr'], 'workers' | 'threads' | 'queueMax'>;
+  /** Receives each image's per-stage timings in ms (`/metrics` stage histogram); turns profiling on. */
+  onStageTimings?: (timings: Record<string, number>) => void;
+}
+
+/**
+ * Decorates `app.ocr` with an engine sized from `config.ocr` and destroys its worker pool when the
+ * app closes. Workers start with the first image, so apps that never run OCR never load models.
+ */
+export const ocrPlugin = fp<OcrPluginOptions>(
+  async (app, { ocr, onStageTimings }) => {
+    const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile: onStageTimings !== undefined });
+    // Same engine (its getters stay live through the prototype), with `run` reporting stage timings.
+    const observed: OcrEngine = onStageTimings
+      ? Object.create(engine, {
+          run: {
+            value: async (...args: Parameters<OcrEngine['run']>) => {
+              const outcome = await engine.run(...args);
+              if (outcome.ok && outcome.timings) onStageTimings(outcome.timings);
+              return outcome;
+            },
+          },
+        })
+      : engine;
+    app.decorate('ocr', observed);
+    app.addHook('onClose', async () => engine.close());
+  },
+  { name: 'legible-ocr', fastify: '5.x' },
+);

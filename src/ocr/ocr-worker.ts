@@ -1,0 +1,47 @@
+import { workerData } from 'piscina';
+import sharp from 'sharp';
+import { buildLayout } from './layout/build-layout.ts';
+import { loadModels } from './models.ts';
+import { OcrFailure } from './ocr-failure.ts';
+import { runOcr, type OcrPipelineDeps } from './ocr-pipeline.ts';
+import type { OcrOptions, OcrOutcome } from './ocr-types.ts';
+import { createPaddleRecognizer } from './recognize-text.ts';
+import { createLanguageRouter } from './route-recognizer.ts';
+
+/** What the engine sends a worker: an image to read, or a request to load the models now. */
+export type OcrTask =
+  | { kind: 'ocr'; image: Uint8Array; options: OcrOptions; profile: boolean }
+  | { kind: 'warm' };
+
+export interface OcrWorkerData {
+  threads: number;
+}
+
+// Decoded images are used once: libvips' operation cache would only hold on to memory.
+sharp.cache(false);
+
+/** This worker thread's models, loaded by the first task (so idle apps never pay for them). */
+let deps: Promise<OcrPipelineDeps> | undefined;
+
+function pipelineDeps(): Promise<OcrPipelineDeps> {
+  deps ??= loadModels({ threads: (workerData as OcrWorkerData).threads }).then((models) => ({
+    models,
+    // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (models load on first use).
+    recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary)).recognizer,
+    buildLayout,
+  }));
+  return deps;
+}
+
+/** The piscina entry: never throws, answers with a discriminated `OcrOutcome`. */
+export default async function ocrWorker(task: OcrTask): Promise<OcrOutcome | null> {
+  try {
+    const ready = await pipelineDeps();
+    if (task.kind === 'warm') return null;
+    const { result, timings } = await runOcr(task.image, ready, task.options, task.profile);
+    return timings ? { ok: true, value: result, timings } : { ok: true, value: result };
+  } catch (err) {
+    if (err instanceof OcrFailure) return { ok: false, code: err.code, message: err.message };
+    return { ok: false, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,129 @@
+import { cropLine, scaledWidth } from './crop-line.ts';
+import { ctcDecode } from './ctc-decode.ts';
+import type { DecodedImage } from './decode-image.ts';
+import { fixConfusables } from './fix-confusables.ts';
+import type { OnnxModel } from './models.ts';
+import type { Quad } from './ocr-types.ts';
+import type { LineReading, Recognizer } from './recognizer.ts';
+import { refineWordGaps } from './word-gaps.ts';
+
+/** PP-OCRv4 recognition input height. */
+export const REC_HEIGHT = 48;
+/**
+ * Long lines (receipts, forms, pages: where nearly all recognition time goes, linear in the crop's
+ * width) are drawn `LONG_LINE_SCALE` as large, centred in the 48 rows with their edge rows repeated:
+ * the glyphs keep their shape, the crop gets narrower. Short crops (words, plates) keep full size.
+ */
+const LONG_LINE_WIDTH = 200;
+const LONG_LINE_SCALE = 0.8;
+
+/** Rows a line is drawn with inside the 48-row tensor. */
+function cropHeightOf(quad: Quad): number {
+  return scaledWidth(quad, REC_HEIGHT) < LONG_LINE_WIDTH ? REC_HEIGHT : Math.round(REC_HEIGHT * LONG_LINE_SCALE);
+}
+
+export interface BatchingOptions {
+  /** Most lines per inference call. */
+  maxBatch: number;
+  /** Narrowest tensor: very short crops get right padding up to this. */
+  minWidth: number;
+  /** A batch closes when padding its lines to the widest would add more than this share of columns. */
+  maxPadding: number;
+}
+
+export const DEFAULT_BATCHING: BatchingOptions = { maxBatch: 8, minWidth: 96, maxPadding: 0.05 };
+
+interface Batch {
+  indices: number[];
+  widths: number[];
+  tensorWidth: number;
+}
+
+/**
+ * Groups lines of similar width: sorted by width, a batch is padded only to its widest member, so
+ * no time is spent on padding (in PaddleOCR's order a short word can share a batch with a whole
+ * page line).
+ */
+export function planBatches(widths: readonly number[], options: BatchingOptions = DEFAULT_BATCHING): Batch[] {
+  const order = widths.map((w, i) => i).sort((a, b) => widths[a] - widths[b]);
+  const batches: Batch[] = [];
+  let current: number[] = [];
+  const flush = () => {
+    if (current.length === 0) return;
+    const ws = current.map((i) => widths[i]);
+    batches.push({ indices: current, widths: ws, tensorWidth: Math.max(options.minWidth, ...ws) });
+    current = [];
+  };
+  for (const i of order) {
+    // Close the batch when it is full or when padding everyone to this width would waste too much.
+    if (current.length >= options.maxBatch) flush();
+    if (current.length > 0) {
+      const total = current.reduce((s, j) => s + widths[j], 0) + widths[i];
+      if (Math.max(options.minWidth, widths[i]) * (current.length + 1) > total * (1 + options.maxPadding)) flush();
+    }
+    current.push(i);
+  }
+  flush();
+  return batches;
+}
+
+/** (x / 255 − 0.5) / 0.5 in BGR order, as PaddleOCR's `resize_norm_img`; padding stays 0. */
+function fillTensor(tensor: Float32Array, slot: number, rgb: Uint8Array, width: number, tensorWidth: number): void {
+  const plane = REC_HEIGHT * tensorWidth;
+  const base = slot * 3 * plane;
+  const rows = rgb.length / (3 * width);
+  const top = Math.floor((REC_HEIGHT - rows) / 2);
+  for (let y = 0; y < REC_HEIGHT; y++) {
+    const sy = Math.min(rows - 1, Math.max(0, y - top));
+    for (let x = 0; x < width; x++) {
+      const s = (sy * width + x) * 3;
+      const d = y * tensorWidth + x;
+      tensor[base + d] = rgb[s + 2] / 127.5 - 1;
+      tensor[base + plane + d] = rgb[s + 1] / 127.5 - 1;
+      tensor[base + 2 * plane + d] = rgb[s] / 127.5 - 1;
+    }
+  }
+}
+
+/**
+ * Reads each quad (corner 0→1 = reading direction) with the PP-OCRv4 recognizer.
+ *
+ * @example const readings = await recognizeLines(image, quads, models.recognizer, models.dictionary);
+ */
+export async function recognizeLines(
+  image: DecodedImage,
+  lines: readonly Quad[],
+  model: OnnxModel,
+  dictionary: readonly string[],
+  options: BatchingOptions = DEFAULT_BATCHING,
+): Promise<LineReading[]> {
+  const heights = lines.map(cropHeightOf);
+  const widths = lines.map((q, i) => scaledWidth(q, heights[i]));
+  const readings: LineReading[] = new Array(lines.length);
+  for (const batch of planBatches(widths, options)) {
+    const n = batch.indices.length;
+    const tw = batch.tensorWidth;
+    const tensor = new Float32Array(n * 3 * REC_HEIGHT * tw);
+    const crops = batch.indices.map((lineIndex, slot) => {
+      const crop = cropLine(image, lines[lineIndex], batch.widths[slot], heights[lineIndex]);
+      fillTensor(tensor, slot, crop.rgb, crop.width, tw);
+      return crop;
+    });
+    const output = await model.run(tensor, [n, 3, REC_HEIGHT, tw]);
+    const [, timesteps, classes] = output.dims;
+    batch.indices.forEach((lineIndex, slot) => {
+      const probs = output.data.subarray(slot * timesteps * classes, (slot + 1) * timesteps * classes);
+      // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
+      readings[lineIndex] = fixConfusables(refineWordGaps(ctcDecode(probs, timesteps, dictionary, batch.widths[slot] / tw, false), crops[slot]));
+    });
+  }
+  return readings;
+}
+
+/** The PP-OCRv4 recognizer behind the `Recognizer` port. */
+export function createPaddleRecognizer(model: OnnxModel, dictionary: readonly string[], options?: BatchingOptions): Recognizer {
+  return {
+    name: 'pp-ocrv4',
+    recognize: (image, lines) => recognizeLines(image, lines, model, dictionary, options),
+  };
+}

@@ -1,0 +1,32 @@
+import type { DecodedImage } from './decode-image.ts';
+import type { Quad } from './ocr-types.ts';
+import type { RecognizedChar } from './recognized-line.ts';
+
+/** What a recognizer reads from one line. */
+export interface LineReading {
+  text: string;
+  confidence: number;
+  /** `x0`/`x1` are fractions of the line from corner 0 towards corner 1 of its quad. */
+  chars: RecognizedChar[];
+  /** BCP-47 of the language whose model read the line (set by the routed recognizer for hinted languages). */
+  language?: string;
+}
+
+/** Per-image context a recognizer may route on. */
+export interface RecognizeOptions {
+  /** `OcrOptions.languageHints`: validated BCP-47 tags, empty = auto-detect. */
+  languageHints: readonly string[];
+}
+
+/**
+ * A text-line recognizer: the pipeline detects and orients lines, then hands each recognizer the
+ * quads it should read (corner 0→1 = reading direction). PP-OCRv4 is the default; a Tesseract-LSTM
+ * recognizer for other scripts plugs in behind the same port.
+ */
+export interface Recognizer {
+  readonly name: string;
+  /** Readings in the order of `lines`. */
+  recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]>;
+  /** Optionally regroups the detector's boxes into the lines this recognizer reads best (e.g. word boxes joined into rows). */
+  groupLines?(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Quad[];
+}

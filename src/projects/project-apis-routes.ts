@@ -1,0 +1,143 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Database } from '../db/tables.ts';
+import { AppError } from '../errors.ts';
+import { accountAuth, actorOf, loadOwnedProject, requirePrincipal, ACCOUNT_TOKEN_SECURITY, type Principal } from '../accounts/account-auth.ts';
+import { emptyBodyAsObject } from '../http/empty-body.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { API_CATALOG, ApiNameSchema } from './api-catalog.ts';
+import { PageQuery, decodePageToken, toPage } from './pagination.ts';
+import { ProjectParams } from './projects-schemas.ts';
+import { findProjectApi, listProjectApis, setProjectApiQuota, setProjectApiState, toProjectApi } from './project-apis-repository.ts';
+
+const ProjectApi = Type.Object({
+  name: Type.String({ description: '`projects/{projectId}/apis/{api}`' }),
+  api: Type.String(),
+  title: Type.String(),
+  state: Type.Union([Type.Literal('ENABLED'), Type.Literal('DISABLED')]),
+  quota: Type.Object({ requestsPerMinute: Type.Integer() }),
+  createTime: Type.Optional(Type.String({ format: 'date-time' })),
+  updateTime: Type.Optional(Type.String({ format: 'date-time' })),
+});
+const ProjectApiList = Type.Object({ apis: Type.Array(ProjectApi), nextPageToken: Type.Optional(Type.String()) });
+const Catalog = Type.Object({
+  apis: Type.Array(Type.Object({ api: Type.String(), title: Type.String(), description: Type.String() })),
+  nextPageToken: Type.Optional(Type.String()),
+});
+const EnableBody = Type.Object({ api: ApiNameSchema }, { additionalProperties: false });
+const ApiParams = Type.Object({ project: Type.String({ maxLength: 200 }), api: ApiNameSchema });
+type ApiParams = Static<typeof ApiParams>;
+const QuotaBody = Type.Object(
+  {
+    quota: Type.Object(
+      { requestsPerMinute: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "The project's rate limit for this api, shared by all its keys and nodes." }) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const common = { tags: ['apis'], security: ACCOUNT_TOKEN_SECURITY };
+
+/** The api catalog and enabling/disabling apis per project (API.md §2). */
+export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string; defaultRequestsPerMinute: number }> = async (
+  app,
+  { db, pepper, defaultRequestsPerMinute: defaultRpm },
+) => {
+  app.addHook('onRequest', accountAuth({ db, pepper }));
+  app.addHook('preValidation', emptyBodyAsObject);
+
+  async function changeState(principal: Principal, projectId: string, api: string, state: 'ENABLED' | 'DISABLED') {
+    const result = await db.transaction().execute(async (trx) => {
+      const changed = await setProjectApiState(trx, projectId, api, state, defaultRpm);
+      if (changed.changed) {
+        await recordAudit(trx, {
+          accountId: principal.accountId, actor: actorOf(principal), action: state === 'ENABLED' ? 'api.enable' : 'api.disable',
+          resourceType: 'api', resourceId: `${projectId}/${api}`, projectId, details: { api },
+        });
+      }
+      return changed;
+    });
+    if (result.changed) app.keyVerifier.invalidateProject(projectId);
+    return toProjectApi(projectId, api, result.row, defaultRpm);
+  }
+
+  app.get<{ Querystring: Static<typeof PageQuery> }>(
+    '/api/apis',
+    { schema: { ...common, summary: 'The api catalog', querystring: PageQuery, response: { 200: Catalog } } },
+    async (request) => {
+      const after = decodePageToken(request.query.pageToken);
+      const all = API_CATALOG.map((a) => ({ ...a }));
+      const rest = after ? all.slice(all.findIndex((a) => a.api === after) + 1) : all;
+      const { items, nextPageToken } = toPage(rest, request.query.pageSize ?? 50, (a) => a.api);
+      return { apis: items, ...(nextPageToken ? { nextPageToken } : {}) };
+    },
+  );
+
+  app.post<{ Params: ProjectParams; Body: Static<typeof EnableBody> }>(
+    '/api/projects/:project/apis',
+    { schema: { ...common, summary: 'Enable an api (idempotent)', params: ProjectParams, body: EnableBody, response: { 200: ProjectApi } } },
+    async (request) => {
+      const principal = requirePrincipal(request);
+      const project = await loadOwnedProject(db, principal, request.params.project, { requireActive: true });
+      return changeState(principal, project.projectId, request.body.api, 'ENABLED');
+    },
+  );
+
+  app.get<{ Params: ProjectParams; Querystring: Static<typeof PageQuery> }>(
+    '/api/projects/:project/apis',
+    { schema: { ...common, summary: "List the catalog's apis with their state on the project", params: ProjectParams, querystring: PageQuery, response: { 200: ProjectApiList } } },
+    async (request) => {
+      const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);
+      const after = decodePageToken(request.query.pageToken);
+      const catalogOrder = await listProjectApis(db, project.projectId, defaultRpm);
+      const all = after ? catalogOrder.slice(catalogOrder.findIndex((a) => a.api === after) + 1) : catalogOrder;
+      const { items, nextPageToken } = toPage(all, request.query.pageSize ?? 50, (a) => a.api);
+      return { apis: items, ...(nextPageToken ? { nextPageToken } : {}) };
+    },
+  );
+
+  app.get<{ Params: ApiParams }>(
+    '/api/projects/:project/apis/:api',
+    { schema: { ...common, summary: 'Get an api of the project', params: ApiParams, response: { 200: ProjectApi } } },
+    async (request) => {
+      const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);
+      return toProjectApi(project.projectId, request.params.api, await findProjectApi(db, project.projectId, request.params.api), defaultRpm);
+    },
+  );
+
+  app.patch<{ Params: ApiParams; Body: Static<typeof QuotaBody> }>(
+    '/api/projects/:project/apis/:api',
+    { schema: { ...common, summary: "Set the api's rate limit for the project", params: ApiParams, body: QuotaBody, response: { 200: ProjectApi } } },
+    async (request) => {
+      const principal = requirePrincipal(request);
+      const project = await loadOwnedProject(db, principal, request.params.project, { requireActive: true });
+      const { api } = request.params;
+      const rpm = request.body.quota.requestsPerMinute;
+      await db.transaction().execute(async (trx) => {
+        const row = await findProjectApi(trx, project.projectId, api);
+        if (row?.state !== 'ENABLED') {
+          throw new AppError('FAILED_PRECONDITION', `The ${api} api is not enabled on project ${project.projectId}; enable it first with POST /api/projects/${project.projectId}/apis {"api":"${api}"}.`);
+        }
+        await setProjectApiQuota(trx, project.projectId, api, rpm);
+        await recordAudit(trx, {
+          accountId: principal.accountId, actor: actorOf(principal), action: 'api.update_quota', resourceType: 'api',
+          resourceId: `${project.projectId}/${api}`, projectId: project.projectId, details: { api, requestsPerMinute: rpm },
+        });
+      });
+      app.keyVerifier.invalidateProject(project.projectId);
+      return toProjectApi(project.projectId, api, await findProjectApi(db, project.projectId, api), defaultRpm);
+    },
+  );
+
+  app.delete<{ Params: ApiParams }>(
+    '/api/projects/:project/apis/:api',
+    { schema: { ...common, summary: 'Disable an api (idempotent); its keys stop working for it at once', params: ApiParams, response: { 200: ProjectApi } } },
+    async (request) => {
+      const principal = requirePrincipal(request);
+      const project = await loadOwnedProject(db, principal, request.params.project);
+      return changeState(principal, project.projectId, request.params.api, 'DISABLED');
+    },
+  );
+};

@@ -1,0 +1,94 @@
+import { AppError, GRPC_CODES } from '../errors.ts';
+import type { OcrEngine } from '../ocr/ocr-engine.ts';
+import type { OcrOutcome } from '../ocr/ocr-types.ts';
+import { resolveImageBytes, type ImageSourcePolicy } from './image-source.ts';
+import { checkLanguageHint } from './supported-languages.ts';
+import { planFeatures, unsupportedFeaturesMessage } from './vision-features.ts';
+import type { AnnotateImageRequest, BatchAnnotateImagesRequest } from './vision-request-schema.ts';
+import { annotateImageResponse, type JsonObject, type SerializeOptions } from './vision-response.ts';
+
+export interface AnnotateDeps {
+  engine: Pick<OcrEngine, 'run'>;
+  imageSource: ImageSourcePolicy;
+}
+
+export interface AnnotateOptions {
+  enumEncoding: SerializeOptions['enumEncoding'];
+}
+
+/** Seconds a client should wait after the engine's queue was full (Google's client retries 503). */
+const OVERLOADED_RETRY_AFTER_SECONDS = 2;
+
+interface Status {
+  code: number;
+  message: string;
+}
+
+const entryError = (status: Status): JsonObject => ({ error: status });
+
+/** Engine failures → per-image status; OVERLOADED is not per-image: it fails the whole request. */
+function failureStatus(outcome: Extract<OcrOutcome, { ok: false }>): Status {
+  switch (outcome.code) {
+    case 'IMAGE_EMPTY':
+    case 'IMAGE_UNSUPPORTED':
+    case 'IMAGE_CORRUPT':
+      return { code: GRPC_CODES.INVALID_ARGUMENT, message: 'Bad image data.' };
+    case 'IMAGE_TOO_LARGE':
+      return { code: GRPC_CODES.INVALID_ARGUMENT, message: outcome.message };
+    case 'TIMEOUT':
+      return { code: GRPC_CODES.DEADLINE_EXCEEDED, message: 'Text recognition timed out for this image.' };
+    case 'OVERLOADED':
+      throw new AppError('UNAVAILABLE', 'The service is overloaded: too many images are waiting for text recognition. Retry later.', {
+        retryAfter: OVERLOADED_RETRY_AFTER_SECONDS,
+      });
+    default:
+      return { code: GRPC_CODES.INTERNAL, message: 'Internal error while reading this image.' };
+  }
+}
+
+/** One `AnnotateImageResponse`; throws only AppError UNAVAILABLE (engine overloaded). */
+async function annotateOne(entry: AnnotateImageRequest, deps: AnnotateDeps, opts: AnnotateOptions): Promise<JsonObject> {
+  const plan = planFeatures(entry.features ?? []);
+  if (!entry.image || (entry.features ?? []).length === 0) {
+    return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' });
+  }
+  if (plan.mode === undefined) {
+    return entryError({ code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) });
+  }
+  const hints = entry.imageContext?.languageHints ?? [];
+  for (const hint of hints) {
+    const check = checkLanguageHint(hint);
+    if (!check.ok) return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: check.message });
+  }
+  const image = await resolveImageBytes(entry.image, deps.imageSource);
+  if (!image.ok) return entryError({ code: image.code, message: image.message });
+
+  const outcome = await deps.engine.run(image.bytes, { mode: plan.mode, languageHints: hints });
+  if (!outcome.ok) return entryError(failureStatus(outcome));
+
+  const confidence = plan.mode === 'document' || entry.imageContext?.textDetectionParams?.enableTextDetectionConfidenceScore === true;
+  const { textAnnotations, fullTextAnnotation } = annotateImageResponse(outcome.value, { confidence, enumEncoding: opts.enumEncoding });
+  // Field-number order: textAnnotations (5), error (9), fullTextAnnotation (12). Annotations that
+  // were filled in stay valid next to the error for the features we do not serve (proto comment).
+  return {
+    ...(textAnnotations ? { textAnnotations } : {}),
+    ...(plan.unsupported.length > 0 ? { error: { code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) } } : {}),
+    ...(fullTextAnnotation ? { fullTextAnnotation } : {}),
+  };
+}
+
+/**
+ * BatchAnnotateImages: one response per request entry, in request order. A bad entry fails only
+ * itself (HTTP 200 with that entry's `error`), as Google does; an overloaded engine fails the
+ * whole request with 503 UNAVAILABLE + Retry-After.
+ */
+export async function annotateImages(
+  request: BatchAnnotateImagesRequest,
+  deps: AnnotateDeps,
+  opts: AnnotateOptions,
+): Promise<{ responses: JsonObject[] }> {
+  const settled = await Promise.allSettled(request.requests.map((entry) => annotateOne(entry, deps, opts)));
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return { responses: settled.map((s) => (s as PromiseFulfilledResult<JsonObject>).value) };
+}

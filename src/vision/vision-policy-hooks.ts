@@ -1,0 +1,87 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+import { outcomeOf, type UsageRepository } from '../usage/usage-repository.ts';
+
+/** Who a Vision request is charged to: set by the route's authentication step. */
+export interface VisionCaller {
+  projectId: string;
+  api: 'ocr';
+  requestsPerMinute: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once the request is authenticated for OCR (API key, or account token on the playground). */
+    visionCaller?: VisionCaller;
+  }
+}
+
+/**
+ * The project's rate limit (`quota.requestsPerMinute` of its ocr api), shared by all its keys and
+ * the console playground: 429 RATE_LIMIT_EXCEEDED with Retry-After, and `X-RateLimit-*` headers on
+ * every answer.
+ */
+export function rateLimitHook(rateLimiter: RateLimiter) {
+  return async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const caller = request.visionCaller;
+    if (!caller) throw new AppError('INTERNAL', 'Vision route registered without authentication.');
+    const limit = caller.requestsPerMinute;
+    const decision = await rateLimiter.hit(`${caller.api}:${caller.projectId}`, limit);
+    const headers = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(decision.remaining),
+      'x-ratelimit-reset': String(decision.resetSeconds),
+    };
+    if (!decision.allowed) {
+      const consumer = `projects/${caller.projectId}`;
+      throw new AppError(
+        'RATE_LIMIT_EXCEEDED',
+        `Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service '${caller.api}' for consumer '${consumer}'. ` +
+          `Raise it with PATCH /api/projects/${caller.projectId}/apis/${caller.api} {"quota":{"requestsPerMinute":…}}.`,
+        {
+          retryAfter: decision.resetSeconds,
+          headers,
+          metadata: {
+            consumer,
+            service: caller.api,
+            quota_metric: 'requests',
+            quota_limit: 'RequestsPerMinutePerProject',
+            quota_limit_value: String(limit),
+          },
+        },
+      );
+    }
+    void reply.headers(headers);
+  };
+}
+
+function imagesIn(body: unknown): number {
+  const requests = (body as { requests?: unknown } | null | undefined)?.requests;
+  return Array.isArray(requests) ? requests.length : 0;
+}
+
+/**
+ * Counts every answered request of an authenticated caller (an `onSend` hook: the outcome is
+ * decided, and the count is stored before the response leaves, so a 2xx is always counted).
+ * A failed write is logged, never turned into a failed response.
+ */
+export function usageHook(usage: UsageRepository) {
+  return async function countUsage(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    const caller = request.visionCaller;
+    if (!caller) return payload;
+    try {
+      await usage.record({
+        projectId: caller.projectId,
+        api: caller.api,
+        at: new Date(),
+        outcome: outcomeOf(reply.statusCode),
+        requests: 1,
+        images: imagesIn(request.body),
+      });
+    } catch (err) {
+      request.log.error({ err }, 'could not record usage');
+    }
+    return payload;
+  };
+}

@@ -1,0 +1,70 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { keyRequestContext, type KeyVerifier } from '../api-keys/key-verifier.ts';
+import { AppError } from '../errors.ts';
+import { errorHandler } from '../http/error-handler.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+import type { UsageRepository } from '../usage/usage-repository.ts';
+import type { AnnotateDeps } from './annotate-images.ts';
+import { annotateHandler } from './annotate-handler.ts';
+import { rateLimitHook, usageHook } from './vision-policy-hooks.ts';
+import { BatchAnnotateImagesRequestSchema, SystemParametersSchema } from './vision-request-schema.ts';
+import { visionValidatorCompiler } from './vision-validator.ts';
+
+export interface VisionRoutesOptions extends AnnotateDeps {
+  keyVerifier: KeyVerifier;
+  rateLimiter: RateLimiter;
+  usage: UsageRepository;
+}
+
+/** The seed path (API.md §2) and Google's own, so client libraries need only `apiEndpoint`/`port`. */
+export const VISION_PATHS = ['/api/vision/v1/images:annotate', '/v1/images:annotate'] as const;
+
+const description =
+  'Google Cloud Vision v1 `images:annotate` (BatchAnnotateImages): request and response exactly as Google\'s, ' +
+  'proto3 JSON (camelCase or snake_case names, enums by name or number). TEXT_DETECTION and ' +
+  'DOCUMENT_TEXT_DETECTION are served; an entry that fails (bad image, unsupported feature) carries its ' +
+  'own `error` inside a 200. Limits: 16 images, 10 MB body, 20 MB and 75 megapixels per image.';
+
+/**
+ * `POST /api/vision/v1/images:annotate` and `POST /v1/images:annotate`. Hooks, in order:
+ * the API key (every restriction is the verifier's) → the project's rate limit → body parsing and
+ * proto3 JSON validation → the handler; usage is counted when the answer is decided. Authenticating
+ * in `onRequest`, before the body is read, means an anonymous caller cannot make us parse 10 MB,
+ * and every later 4xx/5xx is attributable to a project.
+ */
+export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app, opts) => {
+  app.addHook('onRequest', async (request, reply) => {
+    try {
+      const verified = await opts.keyVerifier.verify(keyRequestContext(request), 'ocr');
+      request.visionCaller = { projectId: verified.projectId, api: 'ocr', requestsPerMinute: verified.requestsPerMinute };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      // A refused key is answered right here by the app's own error handler (same envelope): Fastify's
+      // error path costs more than the whole key check (`npm run bench:load`, part (a)).
+      errorHandler(err, request, reply);
+      return reply;
+    }
+  });
+  app.addHook('onRequest', rateLimitHook(opts.rateLimiter));
+  app.addHook('onSend', usageHook(opts.usage));
+
+  const handler = annotateHandler({ engine: opts.engine, imageSource: opts.imageSource });
+  for (const url of VISION_PATHS) {
+    app.route({
+      method: 'POST',
+      // `::` is Fastify's escape for a literal colon in a path.
+      url: url.replace(':annotate', '::annotate'),
+      schema: {
+        tags: ['vision'],
+        summary: 'Detect text in images (Google Cloud Vision compatible)',
+        description,
+        security: [{ apiKey: [] }],
+        body: BatchAnnotateImagesRequestSchema,
+        querystring: SystemParametersSchema,
+        ...(url.startsWith('/v1') ? { hide: true } : {}),
+      },
+      validatorCompiler: visionValidatorCompiler,
+      handler,
+    });
+  }
+};

@@ -1,0 +1,23 @@
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Env } from '../../src/config.ts';
+import type { DatabaseHandle, Dialect } from '../../src/db/database.ts';
+import { createTestDatabase } from './dialects.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+}
+
+/** `buildApp` on a fresh migrated database of the given dialect; closed when the test ends. */
+export async function buildTestApp(t: TestContext, dialect: Dialect = 'sqlite', env: Env = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({ LOG_LEVEL: 'silent', OCR_WORKERS: '1', ...env });
+  const app = await buildApp({ config, database });
+  t.after(async () => {
+    await app.close();
+    await database.destroy();
+  });
+  return { app, database };
+}
