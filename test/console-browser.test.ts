@@ -178,7 +178,7 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   // Playground with the account (no key): the first project with OCR is chosen.
   await page.getByRole('link', { name: 'OCR playground' }).click();
   await page.getByRole('heading', { level: 1, name: 'OCR playground' }).waitFor();
-  t.assert.equal(await page.getByLabel('Project').inputValue(), 'receipts-app');
+  t.assert.equal(await page.getByLabel('Project', { exact: true }).inputValue(), 'receipts-app');
   await page.locator('#pg-file').setInputFiles(sample.file);
   t.assert.match(await recognisedText(page), new RegExp(sample.expected.replace('!', '!?')));
   t.assert.ok((await page.locator('.stage-overlay polygon').count()) >= 2, 'word and line boxes are drawn');

@@ -92,6 +92,21 @@ test('CJK neighbours never gain or lose spaces', async () => {
   assert.equal(refineWordGaps(reading, asCrop(img)).text, 'A中CD');
 });
 
+test('outlined text on a busy photo (no blank columns between letters): the recognizer\'s spaces stand', async () => {
+  const text = 'WAKE UP NOW';
+  const [width, height] = [240, 48];
+  // White letters outlined in black over Gaussian noise, as meme text on a photo: every column holds "ink".
+  const letters = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <text x="${LEFT}" y="35" font-family="DejaVu Sans Mono" font-size="${FONT_SIZE}" fill="white" stroke="black" stroke-width="2" xml:space="preserve">${text}</text></svg>`;
+  const { data, info } = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
+    .composite([{ input: Buffer.from(letters) }])
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const reading = monoReading(text, [...'WAKE', ' ', ...'UP', ' ', ...'NOW'], info.width);
+  assert.equal(refineWordGaps(reading, { width: info.width, height: info.height, rgb: new Uint8Array(data) }).text, 'WAKE UP NOW');
+});
+
 test('hostile crops: blank, tiny, truncated buffer or mismatched peaks leave the reading as read', async () => {
   const blank = await sharp({ create: { width: 80, height: 48, channels: 3, background: '#777' } }).raw().toBuffer();
   const reading = monoReading('AB', ['A', 'B'], 80);

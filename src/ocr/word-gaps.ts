@@ -59,6 +59,7 @@ export function refineWordGaps(reading: CtcReading, crop: LineCrop, params: Word
   const profile = reading.chars.length > 0 && centres?.length === reading.chars.length ? inkProfile(crop) : undefined;
   if (!profile || profile.textHeight < 6) return plain;
   const chars = segment(reading.chars, centres, profile, params);
+  if (!chars) return plain;
   const fitted = fitWordEdges(chars, profile);
   return { ...plain, text: fitted.map((c) => c.char.text).join(''), chars: fitted.map((c) => c.char) };
 }
@@ -71,7 +72,11 @@ interface Placed {
   gap?: ColumnRun;
 }
 
-function segment(chars: readonly RecognizedChar[], centres: readonly number[], profile: InkProfile, params: WordGapParams): Placed[] {
+/** Below this share of letter pairs with a blank column between them, the profile is not seeing letters. */
+const MIN_SEPARATED_SHARE = 0.3;
+
+/** Undefined when the ink profile cannot tell letters apart (outlined text on a busy photo): the recognizer's spaces stand. */
+function segment(chars: readonly RecognizedChar[], centres: readonly number[], profile: InkProfile, params: WordGapParams): Placed[] | undefined {
   const { width, textHeight: h, gaps } = profile;
   // Pairs of neighbouring non-space characters, with whether the recognizer put a space between.
   const glyphs = chars.map((c, i) => ({ c, peak: centres[i] * width })).filter((g) => !isSpace(g.c.text));
@@ -80,6 +85,8 @@ function segment(chars: readonly RecognizedChar[], centres: readonly number[], p
     const gap = widestGapBetween(gaps, a.peak, b.peak);
     return { gap, width: gap ? (gap.end - gap.start) / h : 0 };
   });
+  const separated = pairs.filter((p) => p.gap).length;
+  if (pairs.length >= 3 && separated < MIN_SEPARATED_SHARE * pairs.length) return undefined;
   // Indices into `glyphs` of the characters that follow a recognizer space.
   const followsSpace = new Set<number>();
   let g = -1;
