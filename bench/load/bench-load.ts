@@ -23,7 +23,7 @@ import { closedLoop, percentile, type ClosedLoopResult } from './closed-loop.ts'
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const OCR_SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const AUTH_SECONDS = Number(process.env.BENCH_AUTH_SECONDS ?? 5);
-const AUTH_ROUNDS = 3;
+const AUTH_ROUNDS = 5;
 /** `auth` runs (a) only. */
 const ONLY = process.env.BENCH_ONLY;
 const PG_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
@@ -100,6 +100,13 @@ async function projectKey(base: string, token: string, accountId: string, disabl
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
+/** CPU seconds (user + system, every thread) a process has used so far: /proc/<pid>/stat fields 14–15, in clock ticks. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function authPath(store: Awaited<ReturnType<typeof createStore>>): Promise<string> {
   const bare = await spawnServer('bench/load/bare-server.ts', {});
   const node = await spawnServer('src/main.ts', { ...store.env, LOG_LEVEL: 'warn', SECRET_PEPPER: PEPPER, OCR_WORKERS: '1' });
@@ -108,25 +115,28 @@ async function authPath(store: Awaited<ReturnType<typeof createStore>>): Promise
     const last = disabledKey.at(-1) === 'A' ? 'B' : 'A';
     const typoKey = disabledKey.slice(0, -1) + last; // one character off: the checksum fails
     const body = JSON.stringify({ requests: [{ image: { content: 'aGVsbG8=' }, features: [{ type: 'TEXT_DETECTION' }] }] });
-    const targets: Array<{ name: string; url: string; headers: Record<string, string> }> = [
-      { name: 'bare Fastify route, same 403 body (baseline)', url: `${bare.url}/bare`, headers: {} },
-      { name: 'auth path: mistyped key → 401', url: `${node.url}/v1/images:annotate`, headers: { 'x-goog-api-key': typoKey } },
-      { name: 'auth path: valid key, ocr disabled → 403', url: `${node.url}/v1/images:annotate`, headers: { 'x-goog-api-key': disabledKey } },
+    const targets: Array<{ name: string; url: string; pid: number; headers: Record<string, string> }> = [
+      { name: 'bare Fastify route, same 403 body (baseline)', url: `${bare.url}/bare`, pid: bare.child.pid!, headers: {} },
+      { name: 'auth path: mistyped key → 401', url: `${node.url}/v1/images:annotate`, pid: node.child.pid!, headers: { 'x-goog-api-key': typoKey } },
+      { name: 'auth path: valid key, ocr disabled → 403', url: `${node.url}/v1/images:annotate`, pid: node.child.pid!, headers: { 'x-goog-api-key': disabledKey } },
     ];
     // Rounds interleave the targets, so drift in what else the machine runs hits all of them alike;
     // each target's figure is its median over the rounds.
-    const runs = new Map<string, Array<{ rps: number; p50: number; p99: number; codes: Record<string, number>; errors: number }>>();
+    const runs = new Map<string, Array<{ rps: number; cpuUs: number; p50: number; p99: number; codes: Record<string, number>; errors: number }>>();
     for (let round = 0; round < AUTH_ROUNDS; round += 1) {
       for (const target of targets) {
         const opts = { url: target.url, method: 'POST', connections: 10, headers: { 'content-type': 'application/json', ...target.headers }, body };
         if (round === 0) await autocannon({ ...opts, duration: 2 }); // warm-up (JIT, caches)
+        const cpuBefore = cpuSeconds(target.pid);
         const r = await autocannon({ ...opts, duration: AUTH_SECONDS });
+        const cpuUs = ((cpuSeconds(target.pid) - cpuBefore) * 1e6) / Math.max(1, r.requests.total);
         const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([c, s]) => [c, s.count]));
-        runs.set(target.name, [...(runs.get(target.name) ?? []), { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, codes, errors: r.errors }]);
+        runs.set(target.name, [...(runs.get(target.name) ?? []), { rps: r.requests.average, cpuUs, p50: r.latency.p50, p99: r.latency.p99, codes, errors: r.errors }]);
       }
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
     const baseline = median(runs.get(targets[0].name)!.map((r) => r.rps));
+    const baselineCpu = median(runs.get(targets[0].name)!.map((r) => r.cpuUs));
     const rows = targets.map((target) => {
       const rs = runs.get(target.name)!;
       const rps = median(rs.map((r) => r.rps));
@@ -134,13 +144,14 @@ async function authPath(store: Awaited<ReturnType<typeof createStore>>): Promise
       for (const r of rs) for (const [c, n] of Object.entries(r.codes)) codes[c] = (codes[c] ?? 0) + n;
       const errors = rs.reduce((sum, r) => sum + r.errors, 0);
       const statuses = Object.entries(codes).map(([c, n]) => `${c}×${n}`).join(' ') + (errors ? ` errors×${errors}` : '');
-      return `| ${target.name} | ${fmt(rps)} | ${fmt(median(rs.map((r) => r.p50)), 1)} | ${fmt(median(rs.map((r) => r.p99)), 1)} | ${statuses} | ${fmt((100 * rps) / baseline)} % |`;
+      const cpuUs = median(rs.map((r) => r.cpuUs));
+      return `| ${target.name} | ${fmt(rps)} | ${fmt((100 * rps) / baseline)} % | ${fmt(cpuUs)} | ${fmt((100 * baselineCpu) / cpuUs)} % | ${fmt(median(rs.map((r) => r.p50)), 1)} | ${fmt(median(rs.map((r) => r.p99)), 1)} | ${statuses} |`;
     });
     return [
       `(a) Auth path vs a bare Fastify route answering the same bytes — 10 connections, median of ${AUTH_ROUNDS} interleaved ${AUTH_SECONDS}-s runs, LOG_LEVEL=warn`,
       '',
-      '| target | req/s | p50 ms | p99 ms | statuses | vs bare |',
-      '|---|---|---|---|---|---|',
+      '| target | req/s | vs bare | server CPU µs/req | capacity vs bare | p50 ms | p99 ms | statuses |',
+      '|---|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n');
   } finally {

@@ -22,12 +22,15 @@ const MIN_CONTRAST = 24;
 /** Rows with at least this share of the busiest row's ink belong to a text band. */
 const BAND_SHARE = 0.05;
 
-export const LOCAL = { mode: (process.env.INK_LOCAL ?? 'and') as 'off' | 'and' | 'only', k: Number(process.env.INK_K ?? 0.2), r: Number(process.env.INK_R ?? 0.33) };
+/** Sauvola's sensitivity k, and the window radius as a share of the crop height. */
+const SAUVOLA_K = 0.2;
+const SAUVOLA_RADIUS = 0.33;
 
 /**
  * Sauvola's local threshold (2000) on ink-dark grey: a pixel stays ink only where it is darker than
  * `mean · (1 + k(σ/128 − 1))` of its window. Global Otsu alone calls a whole shaded or gradient patch
- * of background ink and fills word gaps; locally that patch is flat and drops out.
+ * of background ink and fills word gaps; locally that patch is flat and drops out. Applied on top of
+ * Otsu's ink (a pixel must be dark both globally and locally).
  */
 function keepLocallyDark(ink: Uint8Array, grey: Uint8Array, width: number, height: number, darkInk: boolean): void {
   const w1 = width + 1;
@@ -43,7 +46,7 @@ function keepLocallyDark(ink: Uint8Array, grey: Uint8Array, width: number, heigh
       sq[(y + 1) * w1 + x + 1] = sq[y * w1 + x + 1] + rq;
     }
   }
-  const r = Math.max(2, Math.round(LOCAL.r * height));
+  const r = Math.max(2, Math.round(SAUVOLA_RADIUS * height));
   for (let y = 0; y < height; y++) {
     const y0 = Math.max(0, y - r), y1 = Math.min(height, y + r + 1);
     for (let x = 0; x < width; x++) {
@@ -55,54 +58,16 @@ function keepLocallyDark(ink: Uint8Array, grey: Uint8Array, width: number, heigh
       const sd = Math.sqrt(Math.max(0, q / n - mean * mean));
       const i = y * width + x;
       const v = darkInk ? grey[i] : 255 - grey[i];
-      const local = v <= mean * (1 + LOCAL.k * (sd / 128 - 1)) ? 1 : 0;
-      ink[i] = LOCAL.mode === 'and' ? ink[i] & local : local;
+      if (v > mean * (1 + SAUVOLA_K * (sd / 128 - 1))) ink[i] = 0;
     }
   }
 }
 
-export const SLANT = { shears: (process.env.INK_SHEARS ?? '').split(',').filter(Boolean).map(Number), gain: Number(process.env.INK_GAIN ?? 1.1) };
-
-/** Ink per column of rows `[y0, y1)` with each row shifted by `shear` × its height above the band's centre. */
-function shearedColumns(ink: Uint8Array, width: number, y0: number, y1: number, shear: number): number[] {
+/** Ink per column of rows `[y0, y1)`. */
+function columnInk(ink: Uint8Array, width: number, y0: number, y1: number): number[] {
   const columns = new Array<number>(width).fill(0);
-  const centre = (y0 + y1 - 1) / 2;
-  for (let y = y0; y < y1; y++) {
-    const shift = Math.round(shear * (centre - y));
-    for (let x = 0; x < width; x++) {
-      const to = x - shift;
-      if (to >= 0 && to < width) columns[to] += ink[y * width + x];
-    }
-  }
+  for (let y = y0; y < y1; y++) for (let x = 0; x < width; x++) columns[x] += ink[y * width + x];
   return columns;
-}
-
-const blankColumns = (columns: readonly number[]): number => {
-  let first = columns.findIndex((c) => c > 0);
-  let last = columns.length - 1;
-  while (last >= 0 && columns[last] === 0) last--;
-  let blank = 0;
-  for (let x = Math.max(0, first); x <= last; x++) if (columns[x] === 0) blank++;
-  return blank;
-};
-
-/**
- * Column ink of the band, with italic text set upright: the shear that leaves the most blank columns
- * between letters wins when it clearly beats none (slanted letters overlap column-wise and hide word gaps).
- */
-function uprightColumns(ink: Uint8Array, width: number, y0: number, y1: number): number[] {
-  let best = shearedColumns(ink, width, y0, y1, 0);
-  const upright = blankColumns(best);
-  let bestBlank = upright;
-  for (const s of SLANT.shears) {
-    const columns = shearedColumns(ink, width, y0, y1, s);
-    const blank = blankColumns(columns);
-    if (blank > bestBlank && blank >= SLANT.gain * upright + 2) {
-      best = columns;
-      bestBlank = blank;
-    }
-  }
-  return best;
 }
 
 /** Otsu's threshold (1979) of a 256-bin histogram: the split that maximises between-class variance. */
@@ -157,7 +122,7 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
   const darkInk = dark <= light;
   const ink = new Uint8Array(grey.length);
   for (let i = 0; i < grey.length; i++) ink[i] = (grey[i] <= t) === darkInk ? 1 : 0;
-  if (LOCAL.mode !== 'off') keepLocallyDark(ink, grey, width, height, darkInk);
+  keepLocallyDark(ink, grey, width, height, darkInk);
 
   const rows = new Array<number>(height).fill(0);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rows[y] += ink[y * width + x];
@@ -175,7 +140,7 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
     y = end;
   }
   const textHeight = band.end - band.start;
-  const columns = uprightColumns(ink, width, band.start, band.end);
+  const columns = columnInk(ink, width, band.start, band.end);
 
   // A column is ink with 2+ pixels (1 in tiny bands); runs with less ink than a small dot are specks.
   const minColumn = 1;

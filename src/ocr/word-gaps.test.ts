@@ -98,7 +98,7 @@ test('outlined text on a busy photo (no blank columns between letters): the reco
   // White letters outlined in black over Gaussian noise, as meme text on a photo: every column holds "ink".
   const letters = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <text x="${LEFT}" y="35" font-family="DejaVu Sans Mono" font-size="${FONT_SIZE}" fill="white" stroke="black" stroke-width="2" xml:space="preserve">${text}</text></svg>`;
-  const { data, info } = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
+  const { data, info } = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
     .composite([{ input: Buffer.from(letters) }])
     .removeAlpha()
     .raw()
