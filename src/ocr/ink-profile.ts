@@ -22,47 +22,6 @@ const MIN_CONTRAST = 24;
 /** Rows with at least this share of the busiest row's ink belong to a text band. */
 const BAND_SHARE = 0.05;
 
-/** Sauvola's sensitivity k, and the window radius as a share of the crop height. */
-const SAUVOLA_K = 0.2;
-const SAUVOLA_RADIUS = 0.33;
-
-/**
- * Sauvola's local threshold (2000) on ink-dark grey: a pixel stays ink only where it is darker than
- * `mean · (1 + k(σ/128 − 1))` of its window. Global Otsu alone calls a whole shaded or gradient patch
- * of background ink and fills word gaps; locally that patch is flat and drops out. Applied on top of
- * Otsu's ink (a pixel must be dark both globally and locally).
- */
-function keepLocallyDark(ink: Uint8Array, grey: Uint8Array, width: number, height: number, darkInk: boolean): void {
-  const w1 = width + 1;
-  const sum = new Float64Array(w1 * (height + 1));
-  const sq = new Float64Array(w1 * (height + 1));
-  for (let y = 0; y < height; y++) {
-    let rs = 0, rq = 0;
-    for (let x = 0; x < width; x++) {
-      const v = darkInk ? grey[y * width + x] : 255 - grey[y * width + x];
-      rs += v;
-      rq += v * v;
-      sum[(y + 1) * w1 + x + 1] = sum[y * w1 + x + 1] + rs;
-      sq[(y + 1) * w1 + x + 1] = sq[y * w1 + x + 1] + rq;
-    }
-  }
-  const r = Math.max(2, Math.round(SAUVOLA_RADIUS * height));
-  for (let y = 0; y < height; y++) {
-    const y0 = Math.max(0, y - r), y1 = Math.min(height, y + r + 1);
-    for (let x = 0; x < width; x++) {
-      const x0 = Math.max(0, x - r), x1 = Math.min(width, x + r + 1);
-      const n = (y1 - y0) * (x1 - x0);
-      const s = sum[y1 * w1 + x1] - sum[y0 * w1 + x1] - sum[y1 * w1 + x0] + sum[y0 * w1 + x0];
-      const q = sq[y1 * w1 + x1] - sq[y0 * w1 + x1] - sq[y1 * w1 + x0] + sq[y0 * w1 + x0];
-      const mean = s / n;
-      const sd = Math.sqrt(Math.max(0, q / n - mean * mean));
-      const i = y * width + x;
-      const v = darkInk ? grey[i] : 255 - grey[i];
-      if (v > mean * (1 + SAUVOLA_K * (sd / 128 - 1))) ink[i] = 0;
-    }
-  }
-}
-
 /** Ink per column of rows `[y0, y1)`. */
 function columnInk(ink: Uint8Array, width: number, y0: number, y1: number): number[] {
   const columns = new Array<number>(width).fill(0);
@@ -122,7 +81,6 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
   const darkInk = dark <= light;
   const ink = new Uint8Array(grey.length);
   for (let i = 0; i < grey.length; i++) ink[i] = (grey[i] <= t) === darkInk ? 1 : 0;
-  keepLocallyDark(ink, grey, width, height, darkInk);
 
   const rows = new Array<number>(height).fill(0);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rows[y] += ink[y * width + x];
