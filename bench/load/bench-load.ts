@@ -2,7 +2,7 @@
  * `npm run bench:load`: load and latency of real server processes, measured from this (second)
  * process over loopback. Prints Markdown tables (README "Benchmarks → Load").
  *   (a) the auth path alone (a mistyped key; a valid key of a project whose ocr api is disabled)
- *       against a bare Fastify route, in the same run;
+ *       against a bare Fastify route, in the same run: req/s and server CPU per request;
  *   (b) OCR throughput and p50/p95/p99 latency at 1, 2, 4, 8 concurrent clients on a 1280×720 photo;
  *   (c) the same across two nodes sharing PostgreSQL and Redis (needs DATABASE_URL=postgres://… and REDIS_URL).
  * Options (env): BENCH_SECONDS (per OCR level, default 12), BENCH_AUTH_SECONDS (per auth run, default 5),
@@ -100,7 +100,7 @@ async function projectKey(base: string, token: string, accountId: string, disabl
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
-/** CPU seconds (user + system, every thread) a process has used so far: /proc/<pid>/stat fields 14–15, in clock ticks. */
+/** CPU seconds (user + system, every thread) a process has used so far: /proc/<pid>/stat fields 14–15, in clock ticks (USER_HZ = 100 on Linux). */
 function cpuSeconds(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
