@@ -28,6 +28,8 @@ export interface DetectionSizing {
   /** The long side never exceeds this. */
   maxSide: number;
   maxUpscale: number;
+  /** Smaller upscales are skipped: they resample without making text meaningfully bigger. */
+  minUpscale: number;
   /**
    * Images whose tensor at the size above would exceed this many pixels are first detected with
    * the long side at `probeSide` (~4× cheaper on a receipt or a page), and that result is kept when
@@ -44,6 +46,7 @@ export const DEFAULT_SIZING: DetectionSizing = {
   minSide: 736,
   maxSide: 2016,
   maxUpscale: 2,
+  minUpscale: 1.15,
   probeAbovePixels: 1_000_000,
   probeSide: 960,
   minBoxHeight: 20,
@@ -55,14 +58,18 @@ const STRIDE = 32;
 /**
  * The detector's input size for an image: small scene text needs the short side near 736
  * (PaddleOCR evaluates ICDAR 2015 at 736×1280), while big pages are shrunk only until the long side
- * fits `maxSide`, so 300-dpi body text stays ~20 px tall. Strips (a single text line) get a margin
- * because the detector misses text that touches the border.
+ * fits `maxSide`, so 300-dpi body text stays ~20 px tall. An upscale below `minUpscale` is not
+ * worth its resampling: 1280×720 photos are detected at their own size (on the ICDAR 2015 photos of
+ * ocr-dev, the 2 % upscale to 736 cost 1.4 points of spotting F1 averaged over photos scaled by
+ * 0.9–1.1). Strips (a single text line) get a margin because the detector misses text that touches
+ * the border.
  */
 export function planDetection(width: number, height: number, sizing: DetectionSizing = DEFAULT_SIZING): DetectionPlan {
   const long = Math.max(width, height);
   const short = Math.min(width, height);
   let scale = Math.min(1, sizing.maxSide / long);
   if (short * scale < sizing.minSide) scale = Math.min(sizing.minSide / short, sizing.maxSide / long, sizing.maxUpscale);
+  if (scale > 1 && scale < sizing.minUpscale) scale = 1;
   return planAtScale(width, height, scale);
 }
 

@@ -1,5 +1,5 @@
 import type { DecodedImage } from './decode-image.ts';
-import type { Quad } from './ocr-types.ts';
+import type { OcrMode, Quad } from './ocr-types.ts';
 import type { RecognizedChar } from './recognized-line.ts';
 
 /** What a recognizer reads from one line. */
@@ -16,6 +16,8 @@ export interface LineReading {
 export interface RecognizeOptions {
   /** `OcrOptions.languageHints`: validated BCP-47 tags, empty = auto-detect. */
   languageHints: readonly string[];
+  /** `OcrOptions.mode`: photos and documents are read with different trade-offs. */
+  mode?: OcrMode;
 }
 
 /**
