@@ -1,5 +1,6 @@
 import { workerData } from 'piscina';
 import sharp from 'sharp';
+import { loadEnglishLexicon } from './english-lexicon.ts';
 import { buildLayout } from './layout/build-layout.ts';
 import { loadModels } from './models.ts';
 import { OcrFailure } from './ocr-failure.ts';
@@ -24,10 +25,10 @@ sharp.cache(false);
 let deps: Promise<OcrPipelineDeps> | undefined;
 
 function pipelineDeps(): Promise<OcrPipelineDeps> {
-  deps ??= loadModels({ threads: (workerData as OcrWorkerData).threads }).then((models) => ({
+  deps ??= Promise.all([loadModels({ threads: (workerData as OcrWorkerData).threads }), loadEnglishLexicon()]).then(([models, lexicon]) => ({
     models,
     // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (models load on first use).
-    recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary)).recognizer,
+    recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary, { lexicon })).recognizer,
     buildLayout,
   }));
   return deps;

@@ -5,6 +5,8 @@ import { fixConfusables } from './fix-confusables.ts';
 import type { OnnxModel } from './models.ts';
 import type { Quad } from './ocr-types.ts';
 import type { LineReading, Recognizer } from './recognizer.ts';
+import type { EnglishLexicon } from './english-lexicon.ts';
+import { splitJoinedWords } from './split-joined-words.ts';
 import { refineWordGaps } from './word-gaps.ts';
 
 /** PP-OCRv4 recognition input height. */
@@ -39,6 +41,8 @@ export interface RecognizeLinesOptions {
   batching?: BatchingOptions;
   /** Draw long lines smaller (documents: faster, same accuracy); off for photos. Default true. */
   shrinkLongLines?: boolean;
+  /** English words (lower case) to split joined words with (`split-joined-words.ts`); none: no splitting. */
+  lexicon?: EnglishLexicon;
 }
 
 interface Batch {
@@ -123,16 +127,27 @@ export async function recognizeLines(
     batch.indices.forEach((lineIndex, slot) => {
       const probs = output.data.subarray(slot * timesteps * classes, (slot + 1) * timesteps * classes);
       // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
-      readings[lineIndex] = fixConfusables(refineWordGaps(ctcDecode(probs, timesteps, dictionary, batch.widths[slot] / tw, false), crops[slot]));
+      const reading = fixConfusables(refineWordGaps(ctcDecode(probs, timesteps, dictionary, batch.widths[slot] / tw, false), crops[slot]));
+      readings[lineIndex] = options.lexicon ? splitJoinedWords(reading, options.lexicon) : reading;
     });
   }
   return readings;
 }
 
 /** The PP-OCRv4 recognizer behind the `Recognizer` port. */
-export function createPaddleRecognizer(model: OnnxModel, dictionary: readonly string[], batching?: BatchingOptions): Recognizer {
+export function createPaddleRecognizer(
+  model: OnnxModel,
+  dictionary: readonly string[],
+  options: { batching?: BatchingOptions; lexicon?: EnglishLexicon } = {},
+): Recognizer {
+  const { batching, lexicon } = options;
   return {
     name: 'pp-ocrv4',
-    recognize: (image, lines, options) => recognizeLines(image, lines, model, dictionary, { batching, shrinkLongLines: options?.mode !== 'text' }),
+    recognize: (image, lines, options) => recognizeLines(image, lines, model, dictionary, {
+        batching,
+        // Other languages' words would be cut into English ones.
+        lexicon: options?.languageHints.some((h) => !h.toLowerCase().startsWith('en')) ? undefined : lexicon,
+        shrinkLongLines: options?.mode !== 'text',
+      }),
   };
 }

@@ -1,0 +1,53 @@
+import type { RecognizedChar } from './recognized-line.ts';
+import type { EnglishLexicon } from './english-lexicon.ts';
+import type { LineReading } from './recognizer.ts';
+
+/** Words PP-OCRv4 most often runs together with their neighbour, short enough to need a list of their own. */
+const SHORT_WORDS = new Set(['a', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'if', 'in', 'is', 'it', 'my', 'no', 'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we']);
+const LETTERS = /^\p{Script=Latin}+$/u;
+/** Shorter runs are too often abbreviations and codes ("ITEMNO", "QTY") to second-guess. */
+const MIN_JOINED_LENGTH = 7;
+const MIN_PART = 3;
+
+function isWord(part: string, lexicon: EnglishLexicon): boolean {
+  return part.length >= MIN_PART ? lexicon.common.has(part) : SHORT_WORDS.has(part);
+}
+
+/** Where to cut an unknown run of letters into two known words, or undefined when there is not exactly one such cut. */
+export function joinedWordCut(word: string, lexicon: EnglishLexicon): number | undefined {
+  const lower = word.toLowerCase();
+  if (word.length < MIN_JOINED_LENGTH || !LETTERS.test(word) || lexicon.known.has(lower)) return undefined;
+  // Capitalised or mixed-case runs are mostly names ("Newport", "Dataran", "iPhone"), not two words.
+  if (word !== word.toUpperCase() && word !== lower) return undefined;
+  const cuts: number[] = [];
+  for (let i = 2; i <= lower.length - 2; i++) if (isWord(lower.slice(0, i), lexicon) && isWord(lower.slice(i), lexicon)) cuts.push(i);
+  return cuts.length === 1 ? cuts[0] : undefined;
+}
+
+/**
+ * PP-OCRv4's Chinese recognizer drops the space between Latin words set close together
+ * ("KEEPTHIS", "STATIONERYSHOP"), and when neither the CTC timing nor the ink shows the gap
+ * (`word-gaps.ts`), only the words themselves can: a run of letters that is not an English word but
+ * is exactly one way two of them, gets a space at that cut. Positions stay those of the characters.
+ *
+ * @example splitJoinedWords(reading, lexicon).text // "KEEP THIS RECEIPT"
+ */
+export function splitJoinedWords(reading: LineReading, lexicon: EnglishLexicon): LineReading {
+  const chars = reading.chars;
+  if (chars.length < MIN_JOINED_LENGTH) return reading;
+  const out: RecognizedChar[] = [];
+  let start = 0;
+  for (let i = 0; i <= chars.length; i++) {
+    if (i < chars.length && chars[i].text.trim() !== '') continue;
+    const run = chars.slice(start, i);
+    const cut = joinedWordCut(run.map((c) => c.text).join(''), lexicon);
+    if (cut !== undefined && run.every((c) => [...c.text].length === 1)) {
+      const at = (run[cut - 1].x1 + run[cut].x0) / 2;
+      out.push(...run.slice(0, cut), { text: ' ', x0: at, x1: at, confidence: Math.min(run[cut - 1].confidence, run[cut].confidence) }, ...run.slice(cut));
+    } else out.push(...run);
+    if (i < chars.length) out.push(chars[i]);
+    start = i + 1;
+  }
+  if (out.length === chars.length) return reading;
+  return { ...reading, text: out.map((c) => c.text).join(''), chars: out };
+}
