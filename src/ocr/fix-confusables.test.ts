@@ -33,3 +33,10 @@ test('a Greek or Cyrillic look-alike inside a Latin word becomes Latin; Greek an
   assert.equal(read('SАLE now'), 'SALE now');
   for (const text of ['ΑΘΗΝΑ', 'Москва', 'Λ', 'αβ', 'ΛΜ SUNG']) assert.equal(read(text), text);
 });
+
+test('the separator dot of a Chinese licence plate goes; other dots stay', () => {
+  assert.equal(read('皖A·5P237'), '皖A5P237');
+  assert.equal(read('粤B·D12345'), '粤BD12345');
+  assert.equal(read('车牌 京N·66K99 停车'), '车牌 京N66K99 停车');
+  for (const text of ['A·5P237', '皖A·5P', 'Total 1.50', 'www.example.com', '中文·标点']) assert.equal(read(text), text, text);
+});

@@ -78,11 +78,33 @@ function latinLookalikes(reading: LineReading): LineReading {
 }
 
 /**
+ * A Chinese licence plate: province character, letter, the printed separator dot, then 5 letters and
+ * digits (6 on new-energy plates). Registration numbers are written without the dot (CCPD's labels,
+ * vehicle records), and that is what users search for, so the dot goes.
+ */
+const PLATE = /^\p{Script=Han}[A-Z][·•.．][A-Z0-9]{5,6}$/u;
+
+function plateSeparators(reading: LineReading): LineReading {
+  if (reading.chars.length === 0) return reading;
+  const drop = new Set<number>();
+  let start = 0;
+  for (let i = 0; i <= reading.chars.length; i++) {
+    if (i < reading.chars.length && reading.chars[i].text.trim() !== '') continue;
+    if (PLATE.test(reading.chars.slice(start, i).map((c) => c.text).join(''))) drop.add(start + 2);
+    start = i + 1;
+  }
+  if (drop.size === 0) return reading;
+  const chars = reading.chars.filter((_, i) => !drop.has(i));
+  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+}
+
+/**
  * The reading with confusable characters fixed per word, Greek/Cyrillic look-alikes in Latin words
- * made Latin and full-width punctuation in Latin lines made ASCII; positions and confidences unchanged.
+ * made Latin, full-width punctuation in Latin lines made ASCII and the dot of Chinese plates dropped;
+ * other characters keep their positions and confidences.
  */
 export function fixConfusables(input: LineReading): LineReading {
-  const reading = latinLookalikes(asciiPunctuation(input));
+  const reading = plateSeparators(latinLookalikes(asciiPunctuation(input)));
   const texts = reading.chars.map((c) => c.text);
   if (!texts.some((t) => t === '0' || t === '1' || t === 'o' || t === 'O')) return reading;
   const fixed: string[] = [];
