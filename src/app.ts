@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -6,6 +5,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger-options.ts';
+import { createRequestIdGenerator } from './http/request-id.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { createKeyVerifier } from './api-keys/key-verifier.ts';
 import { keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
@@ -56,7 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: REQUEST_TIMEOUT_MS,
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    genReqId: createRequestIdGenerator(),
     // Router-level failures (a path param over maxParamLength, a malformed URL) get the envelope too.
     frameworkErrors: errorHandler,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false }, plugins: [keyRestrictionFormats] },

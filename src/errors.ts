@@ -72,6 +72,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly statusCode: number;
   readonly options: AppErrorOptions;
+  #bodyJson: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     // A 4xx is an answer, not a bug: no stack trace. Capturing one was the largest single cost of
@@ -87,6 +88,15 @@ export class AppError extends Error {
     this.code = code;
     this.statusCode = ERROR_CATALOGUE[code].http;
     this.options = options;
+  }
+
+  /**
+   * `toErrorBody(this)` as JSON, serialized on first use only: the key verifier answers its
+   * refusals from prebuilt errors (per api, per cached key), so a refused request costs no serialization.
+   */
+  get bodyJson(): string {
+    this.#bodyJson ??= JSON.stringify(toErrorBody(this));
+    return this.#bodyJson;
   }
 }
 

@@ -48,7 +48,7 @@ test('after a restart on the same SQLite file, accounts, projects, apis and keys
   const apis = await second.app.inject({ url: '/api/projects/demo-project/apis', headers: acme.headers });
   t.assert.equal(apis.json().apis.find((a: { api: string }) => a.api === 'ocr').state, 'ENABLED');
   const verified = await second.app.keyVerifier.verify({ authorization: `Bearer ${keyString}`, ip: '127.0.0.1' }, 'ocr');
-  t.assert.equal(verified.keyId, keyId);
+  t.assert.equal(verified.ok && verified.key.keyId, keyId);
   const audit = await second.app.inject({ url: '/api/accounts/acme/audit-log', headers: acme.headers });
   t.assert.ok(audit.json().entries.length >= 5);
 });

@@ -1,26 +1,31 @@
+import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
-import { digestsEqual, hashSecret, parseSecret } from '../credentials/secret-format.ts';
-import { apiTitle } from '../projects/api-catalog.ts';
+import { hashSecret, parseSecret } from '../credentials/secret-format.ts';
+import { API_NAMES, type ApiName } from '../projects/api-catalog.ts';
 import { compileRestrictions, type CompiledRestrictions, type KeyRestrictions } from './key-restrictions.ts';
+import { CREDENTIALS_MISSING, KEY_EXPIRED, KEY_INVALID, NOT_AN_API_KEY, refusal, serviceRefusal, type KeyRefusal } from './key-refusals.ts';
 
 /**
  * API-key verification for the public APIs (OCR, navigation): one call per request.
  *
- *   const verified = await app.keyVerifier.verify(keyRequestContext(request), 'ocr'); // throws AppError
- *   // → { keyId, projectId, accountId, api, requestsPerMinute }
+ *   const outcome = await app.keyVerifier.verify(keyRequestContext(request), 'ocr');
+ *   // → { ok: true, key: { keyId, projectId, accountId, api, requestsPerMinute } } | { ok: false, error: AppError }
  *
+ * A refusal is returned, not thrown: throwing cost more than the whole check on the refused path.
  * Order (each a Google-style error): no credential → 401 CREDENTIALS_MISSING; malformed or bad
  * checksum → 401 API_KEY_INVALID without any store read; an account token → 401
  * ACCESS_TOKEN_TYPE_UNSUPPORTED; unknown / revoked / expired / rotated-out → 401 API_KEY_INVALID;
  * project not ACTIVE or api not ENABLED → 403 SERVICE_DISABLED; api not in the key's services →
  * 403 API_KEY_SERVICE_BLOCKED; then IP, referrer, Android and iOS restrictions → 403 API_KEY_*_BLOCKED.
  *
- * Cache: entries by secret hash, bounded (`maxEntries`), each trusted for `cacheTtlMs` (default 5 s,
- * 0 disables). Every mutation route on this node calls `invalidateKey`/`invalidateProject`, so a
- * revocation is never served from this node's cache; other nodes see it within `cacheTtlMs`.
+ * Cache: entries by a SHA-256 of the secret, bounded (`maxEntries`), each trusted for `cacheTtlMs`
+ * (default 5 s, 0 disables). The peppered HMAC the store is searched by is computed on a miss only:
+ * a one-shot SHA-256 costs a fraction of it, and the cache still never holds a plaintext key.
+ * Every mutation route on this node calls `invalidateKey`/`invalidateProject`, so a revocation is
+ * never served from this node's cache; other nodes see it within `cacheTtlMs`.
  * Expiry (key and rotated-out secret) is checked against the clock on every hit.
  */
 export interface KeyRequestContext {
@@ -42,9 +47,11 @@ export interface VerifiedKey {
   requestsPerMinute: number;
 }
 
+export type KeyOutcome = { readonly ok: true; readonly key: VerifiedKey } | KeyRefusal;
+
 export interface KeyVerifier {
-  /** Resolves the request's key for `api`, or throws an AppError (see the order above). */
-  verify(ctx: KeyRequestContext, api: 'ocr' | 'navigation'): Promise<VerifiedKey>;
+  /** Resolves the request's key for `api` (see the order above); rejects only when the store fails. */
+  verify(ctx: KeyRequestContext, api: ApiName): Promise<KeyOutcome>;
   invalidateProject(projectId: string): void;
   invalidateKey(keyId: string): void;
   /** Empties the whole cache (cluster: on (re)connecting the invalidation listener, and while it is down). */
@@ -71,17 +78,15 @@ interface CachedKey {
   keyId: string;
   projectId: string;
   accountId: string;
-  secretHash: string;
   keyExpireMs: number | null;
   secretExpireMs: number | null;
   revoked: boolean;
-  projectState: string;
   apis: ReadonlyMap<string, { state: string; requestsPerMinute: number }>;
   restrictions: CompiledRestrictions;
+  /** Per api, the refusal that does not depend on the request (project state, api state, services). */
+  serviceRefusals: ReadonlyMap<ApiName, KeyRefusal | undefined>;
   loadedAt: number;
 }
-
-const INVALID_MESSAGE = 'API key not valid. Please pass a valid API key.';
 
 function firstString(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -119,20 +124,25 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
   const ttlMs = deps.cacheTtlMs ?? 5000;
   const maxEntries = deps.maxEntries ?? 10_000;
   const cache = new Map<string, CachedKey>();
+  // Secrets the store does not know (→ when it said so), trusted as long as cached keys: a client
+  // repeating a made-up or foreign key would otherwise cost a store read per request. Kept apart
+  // from `cache`, so a flood of them cannot evict real keys. Safe because a new key's secret is
+  // random: nobody can have been refused with it before it existed.
+  const unknown = new Map<string, number>();
   const lastUsed = new Map<string, string>();
   // Bumped by every invalidation: a load that started before one is not cached.
   let generation = 0;
 
-  async function load(hash: string): Promise<CachedKey | undefined> {
+  async function load(credential: string): Promise<CachedKey | undefined> {
     const row = await db
       .selectFrom('api_key_secrets as s')
       .innerJoin('api_keys as k', 'k.key_id', 's.key_id')
       .innerJoin('projects as p', 'p.project_id', 'k.project_id')
       .select([
-        's.secret_hash', 's.expire_time as secret_expire_time', 'k.key_id', 'k.project_id', 'k.restrictions',
+        's.expire_time as secret_expire_time', 'k.key_id', 'k.project_id', 'k.restrictions',
         'k.expire_time', 'k.delete_time', 'p.account_id', 'p.state as project_state',
       ])
-      .where('s.secret_hash', '=', hash)
+      .where('s.secret_hash', '=', hashSecret(credential, pepper))
       .executeTakeFirst();
     if (!row) return undefined;
     const apis = await db
@@ -140,36 +150,59 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       .select(['api', 'state', 'requests_per_minute'])
       .where('project_id', '=', row.project_id)
       .execute();
+    const restrictions = compileRestrictions(JSON.parse(row.restrictions) as KeyRestrictions);
+    const enabledApis = new Map(apis.map((a) => [a.api, { state: a.state, requestsPerMinute: Number(a.requests_per_minute) }]));
+    const services = { projectId: row.project_id, projectState: row.project_state, apis: enabledApis, services: restrictions.services };
     return {
       keyId: row.key_id,
       projectId: row.project_id,
       accountId: row.account_id,
-      secretHash: row.secret_hash,
       keyExpireMs: timeMs(row.expire_time),
       secretExpireMs: timeMs(row.secret_expire_time),
       revoked: row.delete_time !== null,
-      projectState: row.project_state,
-      apis: new Map(apis.map((a) => [a.api, { state: a.state, requestsPerMinute: Number(a.requests_per_minute) }])),
-      restrictions: compileRestrictions(JSON.parse(row.restrictions) as KeyRestrictions),
+      apis: enabledApis,
+      restrictions,
+      serviceRefusals: new Map(API_NAMES.map((api) => [api, serviceRefusal(services, api)])),
       loadedAt: Date.now(),
     };
   }
 
-  async function lookup(hash: string): Promise<CachedKey | undefined> {
-    const hit = cache.get(hash);
-    if (hit && Date.now() - hit.loadedAt < ttlMs) {
+  /**
+   * The key behind `cacheKey`, or `undefined` if the store has none: from the cache while fresh
+   * (synchronously, so a hit costs no extra await), else from the store.
+   */
+  function lookup(cacheKey: string, credential: string): CachedKey | undefined | Promise<CachedKey | undefined> {
+    const now = Date.now();
+    const hit = cache.get(cacheKey);
+    if (hit && now - hit.loadedAt < ttlMs) {
       deps.onCacheLookup?.('hit');
       return hit;
     }
+    const refusedAt = unknown.get(cacheKey);
+    if (refusedAt !== undefined && now - refusedAt < ttlMs) {
+      deps.onCacheLookup?.('hit');
+      return undefined;
+    }
+    return loadIntoCache(cacheKey, credential);
+  }
+
+  async function loadIntoCache(cacheKey: string, credential: string): Promise<CachedKey | undefined> {
     deps.onCacheLookup?.('miss');
-    if (hit) cache.delete(hash);
+    cache.delete(cacheKey);
+    unknown.delete(cacheKey);
     const startGeneration = generation;
-    const entry = await load(hash);
-    if (entry && ttlMs > 0 && generation === startGeneration) {
-      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-      cache.set(hash, entry);
+    const entry = await load(credential);
+    if (ttlMs > 0 && generation === startGeneration) {
+      if (entry) remember(cache, cacheKey, entry);
+      else remember(unknown, cacheKey, Date.now());
     }
     return entry;
+  }
+
+  /** Adds to a bounded map, evicting the oldest insertion when full. */
+  function remember<V>(map: Map<string, V>, key: string, value: V): void {
+    if (map.size >= maxEntries) map.delete(map.keys().next().value!);
+    map.set(key, value);
   }
 
   function deleteWhere(match: (e: CachedKey) => boolean): void {
@@ -202,61 +235,46 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
   return {
     async verify(ctx, api) {
       const credential = credentialOf(ctx);
-      if (!credential) {
-        throw new AppError('CREDENTIALS_MISSING', 'The request is missing a valid API key. Send it as `Authorization: Bearer <key>`, `X-Goog-Api-Key: <key>` or `?key=<key>`.');
-      }
+      if (!credential) return CREDENTIALS_MISSING;
       const parsed = parseSecret(credential);
-      if (!parsed) throw new AppError('API_KEY_INVALID', INVALID_MESSAGE, { metadata: { service: api } });
-      if (parsed.kind !== 'api_key') {
-        throw new AppError('ACCESS_TOKEN_TYPE_UNSUPPORTED', `Account tokens and client secrets cannot call the ${api} API; use an API key of the project.`, { metadata: { service: api } });
-      }
-      const hash = hashSecret(credential, pepper);
-      const key = await lookup(hash);
+      if (!parsed) return KEY_INVALID[api];
+      if (parsed.kind !== 'api_key') return NOT_AN_API_KEY[api];
+      const cacheKey = crypto.hash('sha256', credential, 'base64');
+      const found = lookup(cacheKey, credential);
+      const key = found instanceof Promise ? await found : found;
       const now = Date.now();
-      if (!key || !digestsEqual(key.secretHash, hash) || key.revoked || (key.secretExpireMs !== null && key.secretExpireMs <= now)) {
-        throw new AppError('API_KEY_INVALID', INVALID_MESSAGE, { metadata: { service: api } });
-      }
-      if (key.keyExpireMs !== null && key.keyExpireMs <= now) {
-        throw new AppError('API_KEY_INVALID', 'API key expired. Please renew the API key.', { metadata: { service: api } });
-      }
+      if (!key || key.revoked || (key.secretExpireMs !== null && key.secretExpireMs <= now)) return KEY_INVALID[api];
+      if (key.keyExpireMs !== null && key.keyExpireMs <= now) return KEY_EXPIRED[api];
+      const refused = key.serviceRefusals.get(api);
+      if (refused) return refused;
       const project = key.projectId;
       const meta = { service: api, project, consumer: `projects/${project}` };
-      if (key.projectState !== 'ACTIVE') {
-        throw new AppError('SERVICE_DISABLED', `Project ${project} has been deleted (${key.projectState}); its keys no longer work.`, { metadata: meta });
-      }
-      const enabled = key.apis.get(api);
-      if (!enabled || enabled.state !== 'ENABLED') {
-        throw new AppError(
-          'SERVICE_DISABLED',
-          `${apiTitle(api)} has not been used in project ${project} before or it is disabled. Enable it with ` +
-            `POST /api/projects/${project}/apis {"api":"${api}"} (account token required), then retry.`,
-          { metadata: { ...meta, serviceTitle: apiTitle(api) } },
-        );
-      }
       const r = key.restrictions;
-      if (!r.services.has(api)) {
-        throw new AppError('API_KEY_SERVICE_BLOCKED', `Requests to this API ${api} are blocked by the key's service restrictions.`, { metadata: { ...meta, apiName: api } });
-      }
       if (!r.allowsIp(ctx.ip)) {
-        throw new AppError('API_KEY_IP_ADDRESS_BLOCKED', `The provided API key has an IP address restriction. The originating IP address of the call (${ctx.ip}) violates this restriction.`, { metadata: meta });
+        return refusal(new AppError('API_KEY_IP_ADDRESS_BLOCKED', `The provided API key has an IP address restriction. The originating IP address of the call (${ctx.ip}) violates this restriction.`, { metadata: meta }));
       }
       if (!r.allowsReferrer(ctx.referer)) {
-        throw new AppError('API_KEY_HTTP_REFERRER_BLOCKED', `Requests from referer ${ctx.referer ? ctx.referer.slice(0, 200) : '<empty>'} are blocked.`, { metadata: meta });
+        return refusal(new AppError('API_KEY_HTTP_REFERRER_BLOCKED', `Requests from referer ${ctx.referer ? ctx.referer.slice(0, 200) : '<empty>'} are blocked.`, { metadata: meta }));
       }
       if (!r.allowsAndroid(ctx.androidPackage, ctx.androidCert)) {
-        throw new AppError('API_KEY_ANDROID_APP_BLOCKED', `Requests from this Android client application ${ctx.androidPackage?.slice(0, 200) || '<empty>'} are blocked.`, {
+        return refusal(new AppError('API_KEY_ANDROID_APP_BLOCKED', `Requests from this Android client application ${ctx.androidPackage?.slice(0, 200) || '<empty>'} are blocked.`, {
           metadata: { ...meta, androidPackage: ctx.androidPackage?.slice(0, 200) || '<empty>' },
-        });
+        }));
       }
       if (!r.allowsIos(ctx.iosBundleId)) {
-        throw new AppError('API_KEY_IOS_APP_BLOCKED', `Requests from this ios client application ${ctx.iosBundleId?.slice(0, 200) || '<empty>'} are blocked.`, { metadata: meta });
+        return refusal(new AppError('API_KEY_IOS_APP_BLOCKED', `Requests from this ios client application ${ctx.iosBundleId?.slice(0, 200) || '<empty>'} are blocked.`, { metadata: meta }));
       }
       lastUsed.set(key.keyId, new Date(now).toISOString());
-      return { keyId: key.keyId, projectId: project, accountId: key.accountId, api, requestsPerMinute: enabled.requestsPerMinute };
+      // serviceRefusals let this request through, so the api is ENABLED.
+      const requestsPerMinute = key.apis.get(api)!.requestsPerMinute;
+      return { ok: true, key: { keyId: key.keyId, projectId: project, accountId: key.accountId, api, requestsPerMinute } };
     },
     invalidateProject: (projectId) => deleteWhere((e) => e.projectId === projectId),
     invalidateKey: (keyId) => deleteWhere((e) => e.keyId === keyId),
-    invalidateAll: () => deleteWhere(() => true),
+    invalidateAll: () => {
+      deleteWhere(() => true);
+      unknown.clear();
+    },
     flush,
     async close() {
       clearInterval(timer);

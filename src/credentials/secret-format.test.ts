@@ -16,6 +16,11 @@ test('generated secrets parse back to their kind, with a hint of prefix + 4 char
   t.assert.notEqual(generateSecret('api_key').secret, generateSecret('api_key').secret);
 });
 
+test('keys issued by earlier releases still parse (the checksum encoding is stable)', (t: TestContext) => {
+  t.assert.deepEqual(parseSecret('lgb_key_s2bk5LJQDk8YCgPXLV2PSKLpOvintTSXLSY51BjSuSW2JFohL'), { kind: 'api_key' });
+  t.assert.equal(parseSecret('lgb_key_s2bk5LJQDk8YCgPXLV2PSKLpOvintTSXLSY51BjSuSW2JFohM'), null);
+});
+
 test('any single-character change is refused by the checksum (property)', (t: TestContext) => {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   fc.assert(

@@ -36,6 +36,9 @@ const CHECKSUM_LENGTH = 6;
 const HINT_BODY_CHARS = 4;
 const BASE62_RUN = new RegExp(`^[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
 
+/** `parseSecret`'s answers, one frozen object per kind (it runs on every request). */
+const PARSED = (Object.entries(SECRET_PREFIXES) as Array<[SecretKind, string]>).map(([kind, prefix]) => ({ prefix, parsed: Object.freeze({ kind }) }));
+
 /** The longest secret of any kind; longer inputs are refused without further work. */
 export const MAX_SECRET_LENGTH = Math.max(...Object.values(SECRET_PREFIXES).map((p) => p.length)) + BODY_LENGTH + CHECKSUM_LENGTH;
 
@@ -49,8 +52,15 @@ function toBase62(value: bigint, width: number): string {
   return out.padStart(width, '0');
 }
 
+/** Base62 of the CRC32, in plain number arithmetic (62^6 > 2^32): it runs on every API request, BigInt would cost more than the CRC. */
 function checksum(prefixAndBody: string): string {
-  return toBase62(BigInt(zlib.crc32(prefixAndBody)), CHECKSUM_LENGTH);
+  let v = zlib.crc32(prefixAndBody);
+  let out = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i += 1) {
+    out = ALPHABET[v % 62] + out;
+    v = Math.floor(v / 62);
+  }
+  return out;
 }
 
 /** A new secret of `kind` (show it once) and its non-secret display hint (store it). */
@@ -65,15 +75,14 @@ export function generateSecret(kind: SecretKind): { secret: string; hint: string
  * The kind of a well-formed secret, or `null` for anything else (wrong prefix, charset, length or
  * checksum). Pure and cheap: call it before any cache or store lookup.
  */
-export function parseSecret(value: string): { kind: SecretKind } | null {
+export function parseSecret(value: string): { readonly kind: SecretKind } | null {
   if (typeof value !== 'string' || value.length > MAX_SECRET_LENGTH) return null;
-  for (const [kind, prefix] of Object.entries(SECRET_PREFIXES) as Array<[SecretKind, string]>) {
+  for (const { prefix, parsed } of PARSED) {
     if (!value.startsWith(prefix)) continue;
     const rest = value.slice(prefix.length);
     if (!BASE62_RUN.test(rest)) return null;
-    const body = rest.slice(0, BODY_LENGTH);
-    const expected = checksum(prefix + body);
-    return rest.slice(BODY_LENGTH) === expected ? { kind } : null;
+    const bodyEnd = prefix.length + BODY_LENGTH;
+    return value.slice(bodyEnd) === checksum(value.slice(0, bodyEnd)) ? parsed : null;
   }
   return null;
 }

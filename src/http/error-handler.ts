@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toErrorBody, type FieldViolation } from '../errors.ts';
+import { AppError, type FieldViolation } from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 
 /** `/body/requests/0/image` → `requests[0].image` (Google's field path style). */
@@ -68,9 +68,10 @@ export function errorHandler(err: unknown, request: FastifyRequest, reply: Fasti
   } else {
     request.log.info({ code: appError.code, statusCode: appError.statusCode }, appError.message);
   }
-  const headers = { ...appError.options.headers };
-  if (appError.options.retryAfter !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(appError.options.retryAfter)));
-  void reply.code(appError.statusCode).headers(headers).type('application/json; charset=utf-8').send(toErrorBody(appError));
+  const { headers, retryAfter } = appError.options;
+  if (headers) void reply.headers(headers);
+  if (retryAfter !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
+  void reply.code(appError.statusCode).type('application/json; charset=utf-8').send(appError.bodyJson);
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {

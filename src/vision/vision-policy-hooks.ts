@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { outcomeOf, type UsageRepository } from '../usage/usage-repository.ts';
@@ -64,24 +64,23 @@ function imagesIn(body: unknown): number {
 /**
  * Counts every answered request of an authenticated caller (an `onSend` hook: the outcome is
  * decided, and the count is stored before the response leaves, so a 2xx is always counted).
- * A failed write is logged, never turned into a failed response.
+ * A failed write is logged, never turned into a failed response. Callback style: a request refused
+ * before authentication (nobody to charge) passes through without a promise.
  */
-export function usageHook(usage: UsageRepository) {
-  return async function countUsage(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function usageHook(usage: UsageRepository): onSendHookHandler<unknown> {
+  return function countUsage(request, reply, payload, done) {
     const caller = request.visionCaller;
-    if (!caller) return payload;
-    try {
-      await usage.record({
+    if (!caller) return done(null, payload);
+    usage
+      .record({
         projectId: caller.projectId,
         api: caller.api,
         at: new Date(),
         outcome: outcomeOf(reply.statusCode),
         requests: 1,
         images: imagesIn(request.body),
-      });
-    } catch (err) {
-      request.log.error({ err }, 'could not record usage');
-    }
-    return payload;
+      })
+      .catch((err: unknown) => request.log.error({ err }, 'could not record usage'))
+      .then(() => done(null, payload));
   };
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { keyRequestContext, type KeyVerifier } from '../api-keys/key-verifier.ts';
-import { AppError } from '../errors.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { UsageRepository } from '../usage/usage-repository.ts';
@@ -34,16 +33,14 @@ const description =
  */
 export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app, opts) => {
   app.addHook('onRequest', async (request, reply) => {
-    try {
-      const verified = await opts.keyVerifier.verify(keyRequestContext(request), 'ocr');
-      request.visionCaller = { projectId: verified.projectId, api: 'ocr', requestsPerMinute: verified.requestsPerMinute };
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
+    const outcome = await opts.keyVerifier.verify(keyRequestContext(request), 'ocr');
+    if (!outcome.ok) {
       // A refused key is answered right here by the app's own error handler (same envelope): Fastify's
       // error path costs more than the whole key check (`npm run bench:load`, part (a)).
-      errorHandler(err, request, reply);
+      errorHandler(outcome.error, request, reply);
       return reply;
     }
+    request.visionCaller = { projectId: outcome.key.projectId, api: 'ocr', requestsPerMinute: outcome.key.requestsPerMinute };
   });
   app.addHook('onRequest', rateLimitHook(opts.rateLimiter));
   app.addHook('onSend', usageHook(opts.usage));
