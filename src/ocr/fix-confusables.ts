@@ -1,4 +1,5 @@
 import type { LineReading } from './recognizer.ts';
+import { wordRuns } from './word-runs.ts';
 
 const LETTER = /[A-Za-z]/;
 const DIGIT = /[0-9]/;
@@ -63,14 +64,11 @@ function latinLookalikes(reading: LineReading): LineReading {
   if (!GREEK_CYRILLIC.test(reading.text) || reading.chars.length === 0) return reading;
   const texts = reading.chars.map((c) => c.text);
   const fixed = [...texts];
-  let start = 0;
-  for (let i = 0; i <= texts.length; i++) {
-    if (i < texts.length && texts[i].trim() !== '') continue;
-    const word = texts.slice(start, i);
+  for (const { start, end } of wordRuns(texts)) {
+    const word = texts.slice(start, end);
     const foreign = word.filter((t) => GREEK_CYRILLIC.test(t)).length;
     const latin = word.filter((t) => LETTER.test(t)).length;
     if (foreign === 1 && latin >= 2) word.forEach((t, k) => (fixed[start + k] = LOOKALIKE[t] ?? t));
-    start = i + 1;
   }
   if (fixed.every((t, i) => t === texts[i])) return reading;
   const chars = reading.chars.map((c, i) => (fixed[i] === c.text ? c : { ...c, text: fixed[i] }));
@@ -85,14 +83,8 @@ function latinLookalikes(reading: LineReading): LineReading {
 const PLATE = /^\p{Script=Han}[A-Z][·•.．][A-Z0-9]{5,6}$/u;
 
 function plateSeparators(reading: LineReading): LineReading {
-  if (reading.chars.length === 0) return reading;
-  const drop = new Set<number>();
-  let start = 0;
-  for (let i = 0; i <= reading.chars.length; i++) {
-    if (i < reading.chars.length && reading.chars[i].text.trim() !== '') continue;
-    if (PLATE.test(reading.chars.slice(start, i).map((c) => c.text).join(''))) drop.add(start + 2);
-    start = i + 1;
-  }
+  const texts = reading.chars.map((c) => c.text);
+  const drop = new Set(wordRuns(texts).filter(({ start, end }) => PLATE.test(texts.slice(start, end).join(''))).map(({ start }) => start + 2));
   if (drop.size === 0) return reading;
   const chars = reading.chars.filter((_, i) => !drop.has(i));
   return { ...reading, text: chars.map((c) => c.text).join(''), chars };

@@ -1,6 +1,7 @@
 import type { RecognizedChar } from './recognized-line.ts';
 import type { EnglishLexicon } from './english-lexicon.ts';
 import type { LineReading } from './recognizer.ts';
+import { wordRuns } from './word-runs.ts';
 
 /** Words PP-OCRv4 most often runs together with their neighbour, short enough to need a list of their own. */
 const SHORT_WORDS = new Set(['a', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'if', 'in', 'is', 'it', 'my', 'no', 'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we']);
@@ -35,19 +36,16 @@ export function joinedWordCut(word: string, lexicon: EnglishLexicon): number | u
 export function splitJoinedWords(reading: LineReading, lexicon: EnglishLexicon): LineReading {
   const chars = reading.chars;
   if (chars.length < MIN_JOINED_LENGTH) return reading;
-  const out: RecognizedChar[] = [];
-  let start = 0;
-  for (let i = 0; i <= chars.length; i++) {
-    if (i < chars.length && chars[i].text.trim() !== '') continue;
-    const run = chars.slice(start, i);
+  // Index of the character each inserted space goes before.
+  const spaces = new Map<number, RecognizedChar>();
+  for (const { start, end } of wordRuns(chars.map((c) => c.text))) {
+    const run = chars.slice(start, end);
     const cut = joinedWordCut(run.map((c) => c.text).join(''), lexicon);
-    if (cut !== undefined && run.every((c) => [...c.text].length === 1)) {
-      const at = (run[cut - 1].x1 + run[cut].x0) / 2;
-      out.push(...run.slice(0, cut), { text: ' ', x0: at, x1: at, confidence: Math.min(run[cut - 1].confidence, run[cut].confidence) }, ...run.slice(cut));
-    } else out.push(...run);
-    if (i < chars.length) out.push(chars[i]);
-    start = i + 1;
+    if (cut === undefined || !run.every((c) => [...c.text].length === 1)) continue;
+    const at = (run[cut - 1].x1 + run[cut].x0) / 2;
+    spaces.set(start + cut, { text: ' ', x0: at, x1: at, confidence: Math.min(run[cut - 1].confidence, run[cut].confidence) });
   }
-  if (out.length === chars.length) return reading;
+  if (spaces.size === 0) return reading;
+  const out = chars.flatMap((c, i) => (spaces.has(i) ? [spaces.get(i)!, c] : [c]));
   return { ...reading, text: out.map((c) => c.text).join(''), chars: out };
 }
