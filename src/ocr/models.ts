@@ -53,14 +53,14 @@ export function rewriteModel(bytes: Uint8Array): Uint8Array {
   return changed > 0 ? graph.encode() : bytes;
 }
 
-async function loadModel(file: string, threads: number, memArena: boolean): Promise<{ model: OnnxModel; session: ort.InferenceSession }> {
+async function loadModel(file: string, threads: number): Promise<{ model: OnnxModel; session: ort.InferenceSession }> {
   const bytes = rewriteModel(new Uint8Array(await fs.readFile(file)));
   const session = await ort.InferenceSession.create(bytes, {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
-    enableCpuMemArena: memArena,
+    enableCpuMemArena: true,
   });
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
@@ -82,12 +82,14 @@ async function loadModel(file: string, threads: number, memArena: boolean): Prom
 export async function loadModels(options: LoadModelsOptions): Promise<OcrModels> {
   const dir = options.dir ?? defaultModelsDir();
   const threads = options.threads;
-  // Input shapes vary per image; the arena keeps the largest allocation it has seen (~150 MB per
-  // session). Keep it for the small classifier and recognizer, not for the detector's large maps.
+  // The memory arena keeps the largest allocations it has seen, so a worker holds on to what its
+  // biggest image needed (the detector's input is capped at 2016 px a side: ~+200 MB per worker
+  // over running without it). Without it, every detection pays fresh page faults for its
+  // feature maps: measured 25 % slower on a 1280×720 photo (244 → 183 ms) and on a page.
   const [detector, classifier, recognizer, keys] = await Promise.all([
-    loadModel(path.join(dir, FILES.detector), threads, false),
-    loadModel(path.join(dir, FILES.classifier), threads, true),
-    loadModel(path.join(dir, FILES.recognizer), threads, true),
+    loadModel(path.join(dir, FILES.detector), threads),
+    loadModel(path.join(dir, FILES.classifier), threads),
+    loadModel(path.join(dir, FILES.recognizer), threads),
     fs.readFile(path.join(dir, FILES.dictionary), 'utf8'),
   ]);
   const chars = keys.split('\n').map((line) => line.replace(/\r$/, '')).filter((line) => line.length > 0);
