@@ -22,6 +22,10 @@ test('plans are whole multiples of the detector stride at any scale', () => {
   // Photos near the target size are read as they are; smaller ones are brought up to it.
   assert.deepEqual(planDetection(1280, 720), planAtScale(1280, 720, 1));
   assert.deepEqual(planDetection(1024, 576), planAtScale(1024, 576, 736 / 576));
+  // A scanned text line keeps its size (its text is as tall as it is); a word crop is still doubled.
+  assert.deepEqual(planDetection(760, 51), planAtScale(760, 51, 1));
+  assert.deepEqual(planDetection(900, 30), planAtScale(900, 30, 48 / 30));
+  assert.deepEqual(planDetection(98, 48), planAtScale(98, 48, 2));
 });
 
 test('a big page with large text is detected from the cheap probe, with the same boxes as at full size', async () => {
