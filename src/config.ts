@@ -27,6 +27,8 @@ const EnvSchema = Type.Object({
   OCR_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   /** Images waiting for a worker before new ones are refused as overloaded. */
   OCR_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100000, default: 64 }),
+  /** Load the OCR models when the server starts (in the background) instead of on the first image. */
+  OCR_WARM: Type.Boolean({ default: true }),
   /** Fetch `image.source.imageUri` over http(s) (SSRF-guarded). Off by default. */
   IMAGE_URI_FETCH: Type.Boolean({ default: false }),
   /** Comma-separated addresses/CIDRs that `imageUri` fetching may reach although private (intranet image stores, tests). */
@@ -56,6 +58,7 @@ export interface Config {
     readonly workers: number;
     readonly threads: number;
     readonly queueMax: number;
+    readonly warm: boolean;
     readonly imageUriFetch: boolean;
     readonly imageUriAllowedAddresses: readonly string[];
   };
@@ -96,6 +99,7 @@ export function loadConfig(env: Env): Config {
       workers: e.OCR_WORKERS,
       threads: e.OCR_THREADS,
       queueMax: e.OCR_QUEUE_MAX,
+      warm: e.OCR_WARM,
       imageUriFetch: e.IMAGE_URI_FETCH,
       imageUriAllowedAddresses: e.IMAGE_URI_ALLOWED_ADDRESSES.split(',').map((a) => a.trim()).filter(Boolean),
     }),

@@ -27,6 +27,15 @@ export async function main(env: Env = process.env): Promise<void> {
   });
 
   await app.listen({ port: config.port, host: config.host });
+  // Models load per worker (~1.5 s and ~300 MB each): do it now, not inside the first requests.
+  // A failure here is logged; each image then retries the load and answers INTERNAL if it fails.
+  if (config.ocr.warm) {
+    const started = performance.now();
+    app.ocr.ready().then(
+      () => app.log.info({ workers: config.ocr.workers, ms: Math.round(performance.now() - started) }, 'OCR models loaded'),
+      (err: unknown) => app.log.error({ err }, 'OCR models could not be loaded'),
+    );
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -112,6 +112,19 @@ describe('faults', { skip: CLUSTER_SKIP }, () => {
     }
   });
 
+  test('a node loads the OCR models at start-up, before any image arrives (OCR_WARM)', async (t: TestContext) => {
+    const node = await startNode({ DATABASE_URL: db.url, REDIS_URL: CLUSTER_REDIS_URL!, REDIS_KEY_PREFIX: prefix() });
+    t.after(() => node.stop());
+    const loaded = () => node.logs.find((l) => l.includes('OCR models loaded'));
+    await waitFor(async () => loaded() !== undefined, 60_000, 100);
+    t.assert.equal(JSON.parse(loaded()!).workers, 1);
+
+    const lazy = await startNode({ DATABASE_URL: db.url, REDIS_URL: CLUSTER_REDIS_URL!, REDIS_KEY_PREFIX: prefix(), OCR_WARM: 'false' });
+    t.after(() => lazy.stop());
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    t.assert.ok(!lazy.logs.some((l) => l.includes('OCR models loaded')), 'OCR_WARM=false leaves the models for the first image');
+  });
+
   test('SIGTERM during an in-flight OCR request: /readyz 503 first, the request completes, exit code 0', async (t: TestContext) => {
     const node = await startNode({ DATABASE_URL: db.url, REDIS_URL: CLUSTER_REDIS_URL!, REDIS_KEY_PREFIX: prefix(), SHUTDOWN_DRAIN_MS: '1500' });
     t.after(() => node.stop());

@@ -56,7 +56,8 @@ function workerExecArgv(): string[] {
 export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   const pool = new Piscina<OcrTask, OcrOutcome | null>({
     filename: WORKER_URL.href,
-    // Workers start on the first task, so apps that never run OCR never load the models.
+    // Workers start on the first task: the server sends `ready()` at start-up (OCR_WARM), tests and
+    // the CLI do not, so they load the models only when they read an image.
     minThreads: 0,
     maxThreads: opts.workers,
     // Models take ~1 s to load: keep idle workers (and their sessions) alive.

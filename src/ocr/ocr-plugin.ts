@@ -17,7 +17,8 @@ export interface OcrPluginOptions {
 
 /**
  * Decorates `app.ocr` with an engine sized from `config.ocr` and destroys its worker pool when the
- * app closes. Workers start with the first image, so apps that never run OCR never load models.
+ * app closes. Workers start with the first image or `app.ocr.ready()` (`main.ts` calls it at start-up
+ * unless `OCR_WARM=false`).
  */
 export const ocrPlugin = fp<OcrPluginOptions>(
   async (app, { ocr, onStageTimings }) => {
