@@ -62,15 +62,20 @@ export function reportMarkdown(runs: readonly ScoredRun[], rowsOfImages: readonl
 }
 
 /** `--profile`: the engine's per-stage timings summed over the set. */
+/** Entries of the pipeline's timings that are counts, not milliseconds. */
+const COUNTS = new Set(['lines', 'classified']);
+
 export function profileMarkdown(run: EngineRun): string {
   const totals = new Map<string, number>();
   for (const r of run.results) for (const [k, v] of Object.entries(r.timings ?? {})) totals.set(k, (totals.get(k) ?? 0) + v);
   const latency = run.results.reduce((s, r) => s + r.latencyMs, 0);
   const n = run.results.length || 1;
   const out = ['| stage | total | per image | share of latency |', '| --- | ---: | ---: | ---: |'];
-  for (const [k, v] of [...totals.entries()].sort((a, b) => b[1] - a[1])) {
+  for (const [k, v] of [...totals.entries()].filter(([k]) => !COUNTS.has(k)).sort((a, b) => b[1] - a[1])) {
     out.push(`| ${k} | ${v.toFixed(0)} | ${(v / n).toFixed(1)} | ${latency ? ((100 * v) / latency).toFixed(1) : '–'}% |`);
   }
+  const counts = [...COUNTS].filter((k) => totals.has(k)).map((k) => `${k} ${((totals.get(k) ?? 0) / n).toFixed(1)}`);
+  if (counts.length > 0) out.push('', `Per image: ${counts.join(', ')} (text lines detected, lines the direction classifier read).`);
   return out.join('\n');
 }
 
