@@ -1,4 +1,5 @@
 import type { RecognizedLine } from './recognized-line.ts';
+import { wordRuns } from './word-runs.ts';
 
 /**
  * In TEXT_DETECTION (photos), a word read with a mean character confidence below this is noise far
@@ -22,19 +23,14 @@ export function dropDoubtfulWords(line: RecognizedLine, minConfidence = MIN_SCEN
   const chars = line.chars;
   if (chars.length === 0) return line.confidence >= minConfidence ? line : undefined;
   const keep = chars.map(() => true);
-  let start = 0;
-  for (let i = 0; i <= chars.length; i++) {
-    if (i < chars.length && !isSpace(chars[i].text)) continue;
-    if (i > start) {
-      let sum = 0;
-      for (let k = start; k < i; k++) sum += Number.isFinite(chars[k].confidence) ? chars[k].confidence : 0;
-      if (sum / (i - start) < minConfidence) {
-        for (let k = start; k < i; k++) keep[k] = false;
-        if (i < chars.length) keep[i] = false;
-        else if (start > 0) keep[start - 1] = false;
-      }
-    }
-    start = i + 1;
+  for (const { start, end } of wordRuns(chars.map((c) => c.text))) {
+    let sum = 0;
+    for (let k = start; k < end; k++) sum += Number.isFinite(chars[k].confidence) ? chars[k].confidence : 0;
+    if (sum / (end - start) >= minConfidence) continue;
+    for (let k = start; k < end; k++) keep[k] = false;
+    // With the word, the space after it (or, for the last word, the one before it).
+    if (end < chars.length) keep[end] = false;
+    else if (start > 0) keep[start - 1] = false;
   }
   if (keep.every(Boolean)) return line;
   const kept = chars.filter((_, i) => keep[i]);
