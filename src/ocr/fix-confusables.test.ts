@@ -40,3 +40,10 @@ test('the separator dot of a Chinese licence plate goes; other dots stay', () =>
   assert.equal(read('车牌 京N·66K99 停车'), '车牌 京N66K99 停车');
   for (const text of ['A·5P237', '皖A·5P', 'Total 1.50', 'www.example.com', '中文·标点']) assert.equal(read(text), text, text);
 });
+
+test('a form rule read as "_" between words becomes a space; empty fields and lone rules stay', () => {
+  assert.equal(read('FOLLOWING NOTATIONS_WERE MADE:'), 'FOLLOWING NOTATIONS WERE MADE:');
+  assert.equal(read('New York,___NY 10017'), 'New York, NY 10017');
+  assert.equal(read('PHONE NUMBER:_(201)_698-1780'), 'PHONE NUMBER: (201) 698-1780');
+  for (const text of ['Name:_____', '____ Date', '_', '___', 'a _ b', '']) assert.equal(read(text), text, text);
+});

@@ -91,12 +91,38 @@ function plateSeparators(reading: LineReading): LineReading {
 }
 
 /**
- * The reading with confusable characters fixed per word, Greek/Cyrillic look-alikes in Latin words
+ * Forms print their fields on rules ("Name ______"), and PP-OCRv4 reads the rule under a gap
+ * between words as `_`: "notations_were", "york,_ny". Underscores inside a word (text on both
+ * sides) become one space, as a reader (and Google Vision) sees the words; leading and trailing
+ * ones (an empty field) stay. The cost: snake_case identifiers in screenshots lose their `_`.
+ */
+function underlinesAsSpaces(reading: LineReading): LineReading {
+  if (!reading.text.includes('_')) return reading;
+  const texts = reading.chars.map((c) => c.text);
+  const space = new Set<number>();
+  const drop = new Set<number>();
+  for (const { start, end } of wordRuns(texts)) {
+    for (let i = start + 1; i < end - 1; i++) {
+      if (texts[i] !== '_' || texts[i - 1] === '_') continue;
+      let j = i;
+      while (j < end && texts[j] === '_') j++;
+      if (j === end) break;
+      space.add(i);
+      for (let k = i + 1; k < j; k++) drop.add(k);
+    }
+  }
+  if (space.size === 0) return reading;
+  const chars = reading.chars.flatMap((c, i) => (drop.has(i) ? [] : space.has(i) ? [{ ...c, text: ' ' }] : [c]));
+  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+}
+
+/**
+ * The reading with confusable characters fixed per word, form underlines between words read as spaces, Greek/Cyrillic look-alikes in Latin words
  * made Latin, full-width punctuation in Latin lines made ASCII and the dot of Chinese plates dropped;
  * other characters keep their positions and confidences.
  */
 export function fixConfusables(input: LineReading): LineReading {
-  const reading = plateSeparators(latinLookalikes(asciiPunctuation(input)));
+  const reading = underlinesAsSpaces(plateSeparators(latinLookalikes(asciiPunctuation(input))));
   const texts = reading.chars.map((c) => c.text);
   if (!texts.some((t) => t === '0' || t === '1' || t === 'o' || t === 'O')) return reading;
   const fixed: string[] = [];
