@@ -6,6 +6,7 @@ import type { OnnxModel } from './models.ts';
 import type { Quad } from './ocr-types.ts';
 import type { LineReading, Recognizer } from './recognizer.ts';
 import type { EnglishLexicon } from './english-lexicon.ts';
+import { correctLookalikeLetters } from './correct-lookalike-letters.ts';
 import { joinSplitWords } from './join-split-words.ts';
 import { splitJoinedWords } from './split-joined-words.ts';
 import { refineWordGaps } from './word-gaps.ts';
@@ -129,7 +130,8 @@ export async function recognizeLines(
       const probs = output.data.subarray(slot * timesteps * classes, (slot + 1) * timesteps * classes);
       // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
       const reading = fixConfusables(refineWordGaps(ctcDecode(probs, timesteps, dictionary, batch.widths[slot] / tw, false), crops[slot]));
-      readings[lineIndex] = options.lexicon ? splitJoinedWords(joinSplitWords(reading, options.lexicon), options.lexicon) : reading;
+      const lexicon = options.lexicon;
+      readings[lineIndex] = lexicon ? correctLookalikeLetters(splitJoinedWords(joinSplitWords(reading, lexicon), lexicon), lexicon) : reading;
     });
   }
   return readings;

@@ -1,0 +1,71 @@
+import type { EnglishLexicon } from './english-lexicon.ts';
+import type { LineReading } from './recognizer.ts';
+import { wordRuns } from './word-runs.ts';
+
+/**
+ * Letters PP-OCRv4 misreads in worn or light print: an i whose dot is lost reads as l, an e whose
+ * bar has faded as o. Only that direction: swapping back the other way turned names and foreign
+ * words into English ones ("MENTAI" → "MENTAL", "Sep" → "Sop" on ocr-dev). Case is kept.
+ */
+const SWAPS: Record<string, string> = { l: 'i', o: 'e', L: 'I', O: 'E' };
+const LETTERS = /^\p{Script=Latin}+$/u;
+/** Shorter words are too often names and abbreviations one swap from a word ("Mon" → "Men", "KOOL" → "KEEL", "Shiro" → "Shire"). */
+const MIN_LENGTH = 6;
+/** Longer runs are no word (and their variants grow with the square of the length). */
+const MAX_LENGTH = 30;
+/** At most this many letters of one word are changed. */
+const MAX_SWAPS = 2;
+
+/** Spellings of `word` with up to `MAX_SWAPS` look-alike letters swapped (not `word` itself). */
+function variants(word: string): string[] {
+  const positions = [...word].flatMap((c, i) => (c in SWAPS ? [i] : []));
+  const out: string[] = [];
+  const swap = (w: string, i: number) => w.slice(0, i) + SWAPS[w[i]] + w.slice(i + 1);
+  positions.forEach((p, a) => {
+    const once = swap(word, p);
+    out.push(once);
+    if (MAX_SWAPS > 1) for (const q of positions.slice(a + 1)) out.push(swap(once, q));
+  });
+  return out;
+}
+
+/**
+ * The English word an unknown run of letters was meant to be, when one or two misread letters
+ * (l for i, o for e) put back give exactly one common word: "converslon" → "conversion", "resoarch" →
+ * "research", "fleldwork" → "fieldwork". Known words (names included), mixed case, short runs and
+ * anything ambiguous are left as read.
+ */
+export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): string {
+  const lower = word.toLowerCase();
+  if (word.length < MIN_LENGTH || word.length > MAX_LENGTH || !LETTERS.test(word) || lexicon.known.has(lower)) return word;
+  const rest = word.slice(1);
+  if (word !== word.toUpperCase() && word !== lower && !(word[0] === word[0].toUpperCase() && rest === rest.toLowerCase())) return word;
+  const found = [...new Set(variants(word))].filter((v) => lexicon.common.has(v.toLowerCase()));
+  return found.length === 1 ? found[0] : word;
+}
+
+/**
+ * The reading with each word that is no English word, but one or two misread letters away from
+ * exactly one common word, spelled as that word (`correctLookalikeWord`). Character positions and
+ * confidences stay; only the swapped characters' text changes.
+ *
+ * @example correctLookalikeLetters(reading, lexicon).text // "market research" for "markot resoarch"
+ */
+export function correctLookalikeLetters(reading: LineReading, lexicon: EnglishLexicon): LineReading {
+  const texts = reading.chars.map((c) => c.text);
+  const fixed = [...texts];
+  for (const { start, end } of wordRuns(texts)) {
+    const piece = texts.slice(start, end);
+    if (piece.some((t) => [...t].length !== 1)) continue;
+    // Punctuation around it ("markoting," "(resoarch)") is not part of the word.
+    let first = start, last = end;
+    while (first < last && !LETTERS.test(texts[first])) first++;
+    while (last > first && !LETTERS.test(texts[last - 1])) last--;
+    const word = texts.slice(first, last).join('');
+    const corrected = correctLookalikeWord(word, lexicon);
+    if (corrected !== word) [...corrected].forEach((c, k) => (fixed[first + k] = c));
+  }
+  if (fixed.every((t, i) => t === texts[i])) return reading;
+  const chars = reading.chars.map((c, i) => (fixed[i] === c.text ? c : { ...c, text: fixed[i] }));
+  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+}
