@@ -20,6 +20,7 @@ test('worn print: a lost i-dot (l) and a faded e-bar (o) are put back when that 
     ['Intervlews dlvlded among 3 groups:', 'Interviews divided among 3 groups:'],
     ['Length: Questionnalre 10 minutes', 'Length: Questionnaire 10 minutes'],
     ['MARKOTING (converslon)', 'MARKETING (conversion)'],
+    ['PRICE AHOUNT GST Sunnary', 'PRICE AMOUNT GST Summary'],
   ];
   for (const [input, expected] of cases) assert.equal(correctLookalikeLetters(reading(input), lexicon).text, expected, input);
 });
