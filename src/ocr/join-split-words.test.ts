@@ -3,6 +3,7 @@ import { before, test } from 'node:test';
 import { loadEnglishLexicon, type EnglishLexicon } from './english-lexicon.ts';
 import { joinSplitWords, splitWordPieces } from './join-split-words.ts';
 import type { LineReading } from './recognizer.ts';
+import { splitJoinedWords } from './split-joined-words.ts';
 
 let lexicon: EnglishLexicon;
 before(async () => {
@@ -25,6 +26,9 @@ test('words split inside by letter-spaced print are joined again (SROIE receipts
     ['consu mer perceptions', 'consumer perceptions'],
   ];
   for (const [input, expected] of cases) assert.equal(joinSplitWords(reading(input), lexicon).text, expected, input);
+  // Two words with the space in the wrong place are joined; the split step puts the space back where it belongs.
+  assert.equal(joinSplitWords(reading('inpu tt ax claims'), lexicon).text, 'inputtax claims');
+  assert.equal(splitJoinedWords(joinSplitWords(reading('inpu tt ax claims'), lexicon), lexicon).text, 'input tax claims');
 });
 
 test('real word pairs, codes, names, numbers and mixed case stay apart', () => {

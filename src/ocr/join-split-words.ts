@@ -1,6 +1,7 @@
 import type { EnglishLexicon } from './english-lexicon.ts';
 import type { RecognizedChar } from './recognized-line.ts';
 import type { LineReading } from './recognizer.ts';
+import { joinedWordCut } from './split-joined-words.ts';
 import { wordRuns } from './word-runs.ts';
 
 const LETTERS = /^\p{Script=Latin}+$/u;
@@ -23,8 +24,8 @@ function oneWordCase(word: string): boolean {
 
 /**
  * How many pieces, starting with the first, form one English word that a space wrongly split:
- * their concatenation is a word, at least one piece is not a word on its own, and the case is that
- * of one word. 1 when nothing should be joined.
+ * their concatenation is a word (or exactly one cut makes it two, `joinedWordCut`), at least one
+ * piece is not a word on its own, and the case is that of one word. 1 when nothing should be joined.
  */
 export function splitWordPieces(pieces: readonly string[], lexicon: EnglishLexicon): number {
   for (let k = Math.min(MAX_PIECES, pieces.length); k >= 2; k--) {
@@ -32,7 +33,14 @@ export function splitWordPieces(pieces: readonly string[], lexicon: EnglishLexic
     const word = part.join('');
     const lower = word.toLowerCase();
     if (!part.every((p) => LETTERS.test(p)) || !oneWordCase(word)) continue;
-    if (!(lower.length < SHORT_MERGE ? lexicon.common.has(lower) : lexicon.known.has(lower))) continue;
+    const isWord = lower.length < SHORT_MERGE ? lexicon.common.has(lower) : lexicon.known.has(lower);
+    if (!isWord) {
+      // Or two words with the space in the wrong place ("inpu tt ax"): joined here, cut again by
+      // `splitJoinedWords`. A cut where a space already is ("r equired to") is no misplaced space.
+      const cut = joinedWordCut(word, lexicon);
+      const boundaries = part.slice(0, -1).map((_, i) => part.slice(0, i + 1).join('').length);
+      if (cut === undefined || boundaries.includes(cut)) continue;
+    }
     if (part.every((p) => isWordOnItsOwn(p.toLowerCase(), lexicon))) continue;
     return k;
   }
@@ -44,7 +52,8 @@ export function splitWordPieces(pieces: readonly string[], lexicon: EnglishLexic
  * inside them: the cells of narrow letters in monospace and dot-matrix receipts ("whol emeal",
  * "r equired", "restauran t", "a d jus tment"). Neighbouring pieces that together make an English
  * word, when at least one of them is no word on its own, are joined again ("TAX INVOICE" and
- * "in voice" stay: every piece is a word). Character positions are kept; only spaces go.
+ * "in voice" stay: every piece is a word); pieces of two words with the space misplaced ("inpu tt
+ * ax") are joined for `splitJoinedWords` to cut where it belongs. Character positions are kept; only spaces go.
  *
  * @example joinSplitWords(reading, lexicon).text // "wholemeal bread" for "whol emeal bread"
  */
