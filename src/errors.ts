@@ -76,7 +76,7 @@ export class AppError extends Error {
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     // A 4xx is an answer, not a bug: no stack trace. Capturing one was the largest single cost of
-    // refusing a request on the API-key path (docs/decisions.md "Scale-out"); 5xx keep theirs.
+    // refusing a request on the API-key path (docs/decisions.md "Refusing a key is cheap"); 5xx keep theirs.
     const stackTraceLimit = Error.stackTraceLimit;
     if (ERROR_CATALOGUE[code].http < 500) Error.stackTraceLimit = 0;
     try {
