@@ -4,12 +4,13 @@ import { wordRuns } from './word-runs.ts';
 
 /**
  * Letters PP-OCRv4 misreads in worn or light print: an i whose dot is lost reads as l, an e whose
- * bar has faded as o, an m that lost a leg as n or h. Only that direction: swapping back the other way turned names and foreign
- * words into English ones ("MENTAI" → "MENTAL", "Sep" → "Sop" on ocr-dev). Case is kept.
+ * bar has faded as o, an m that lost a leg as n or h. Only that direction: swapping the other way
+ * too turned names and foreign words into English ones ("MENTAI" → "MENTAL", "Sep" → "Sop" on
+ * ocr-dev). Case is kept.
  */
 const SWAPS: Record<string, string> = { l: 'i', o: 'e', L: 'I', O: 'E', n: 'm', h: 'm', N: 'M', H: 'M' };
 const LETTERS = /^\p{Script=Latin}+$/u;
-/** Shorter words are too often names and abbreviations one swap from a word ("Mon" → "Men", "KOOL" → "KEEL", "Shiro" → "Shire"). */
+/** Shorter words are too often names and abbreviations one swap from a word ("Mon" → "Men", "KOOL" → "KEEL"). */
 const MIN_LENGTH = 6;
 /** Longer runs are no word (and their variants grow with the square of the length). */
 const MAX_LENGTH = 30;
@@ -31,9 +32,9 @@ function variants(word: string): string[] {
 
 /**
  * The English word an unknown run of letters was meant to be, when one or two misread letters
- * (l for i, o for e, n or h for m) put back give exactly one common word: "converslon" → "conversion",
- * "resoarch" → "research", "AHOUNT" → "AMOUNT". Known words (names included), mixed case, short runs and
- * anything ambiguous are left as read.
+ * (l for i, o for e, n or h for m) put back give exactly one common word: "converslon" →
+ * "conversion", "resoarch" → "research", "AHOUNT" → "AMOUNT". Known words (names included), mixed
+ * case, short runs and anything ambiguous are left as read.
  */
 export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): string {
   const lower = word.toLowerCase();

@@ -117,9 +117,9 @@ function underlinesAsSpaces(reading: LineReading): LineReading {
 }
 
 /**
- * The reading with confusable characters fixed per word, form underlines between words read as spaces, Greek/Cyrillic look-alikes in Latin words
- * made Latin, full-width punctuation in Latin lines made ASCII and the dot of Chinese plates dropped;
- * other characters keep their positions and confidences.
+ * The reading with confusable characters fixed per word, Greek/Cyrillic look-alikes in Latin words
+ * made Latin, full-width punctuation in Latin lines made ASCII, the dot of Chinese plates dropped and
+ * form rules between words read as spaces; other characters keep their positions and confidences.
  */
 export function fixConfusables(input: LineReading): LineReading {
   const reading = underlinesAsSpaces(plateSeparators(latinLookalikes(asciiPunctuation(input))));

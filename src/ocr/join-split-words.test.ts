@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { loadEnglishLexicon, type EnglishLexicon } from './english-lexicon.ts';
-import { joinSplitWords, splitWordPieces } from './join-split-words.ts';
+import { joinSplitWords, piecesOfOneWord } from './join-split-words.ts';
 import type { LineReading } from './recognizer.ts';
 import { splitJoinedWords } from './split-joined-words.ts';
 
@@ -38,10 +38,10 @@ test('real word pairs, codes, names, numbers and mixed case stay apart', () => {
 });
 
 test('pieces are counted from the first: the longest join that makes a word wins', () => {
-  assert.equal(splitWordPieces(['a', 'd', 'jus', 'tment', 'Note'], lexicon), 4);
-  assert.equal(splitWordPieces(['TAX', 'INVOICE'], lexicon), 1);
-  assert.equal(splitWordPieces(['Invo', 'ice'], lexicon), 2);
-  assert.equal(splitWordPieces([], lexicon), 1);
+  assert.equal(piecesOfOneWord(['a', 'd', 'jus', 'tment', 'Note'], lexicon), 4);
+  assert.equal(piecesOfOneWord(['TAX', 'INVOICE'], lexicon), 1);
+  assert.equal(piecesOfOneWord(['Invo', 'ice'], lexicon), 2);
+  assert.equal(piecesOfOneWord([], lexicon), 1);
 });
 
 test('positions are kept: only the spaces between joined pieces go', () => {

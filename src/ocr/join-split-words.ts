@@ -27,7 +27,7 @@ function oneWordCase(word: string): boolean {
  * their concatenation is a word (or exactly one cut makes it two, `joinedWordCut`), at least one
  * piece is not a word on its own, and the case is that of one word. 1 when nothing should be joined.
  */
-export function splitWordPieces(pieces: readonly string[], lexicon: EnglishLexicon): number {
+export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexicon): number {
   for (let k = Math.min(MAX_PIECES, pieces.length); k >= 2; k--) {
     const part = pieces.slice(0, k);
     const word = part.join('');
@@ -53,7 +53,8 @@ export function splitWordPieces(pieces: readonly string[], lexicon: EnglishLexic
  * "r equired", "restauran t", "a d jus tment"). Neighbouring pieces that together make an English
  * word, when at least one of them is no word on its own, are joined again ("TAX INVOICE" and
  * "in voice" stay: every piece is a word); pieces of two words with the space misplaced ("inpu tt
- * ax") are joined for `splitJoinedWords` to cut where it belongs. Character positions are kept; only spaces go.
+ * ax") are joined for `splitJoinedWords` to cut where it belongs. Character positions are kept;
+ * only spaces go.
  *
  * @example joinSplitWords(reading, lexicon).text // "wholemeal bread" for "whol emeal bread"
  */
@@ -65,7 +66,7 @@ export function joinSplitWords(reading: LineReading, lexicon: EnglishLexicon): L
   // Indices of the characters (the spaces between joined pieces) to drop.
   const drop = new Set<number>();
   for (let i = 0; i < runs.length; ) {
-    const k = splitWordPieces(texts.slice(i, i + MAX_PIECES), lexicon);
+    const k = piecesOfOneWord(texts.slice(i, i + MAX_PIECES), lexicon);
     for (let j = i + 1; j < i + k; j++) for (let c = runs[j - 1].end; c < runs[j].start; c++) drop.add(c);
     i += k;
   }

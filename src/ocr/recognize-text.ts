@@ -43,7 +43,7 @@ export interface RecognizeLinesOptions {
   batching?: BatchingOptions;
   /** Draw long lines smaller (documents: faster, same accuracy); off for photos. Default true. */
   shrinkLongLines?: boolean;
-  /** English words (lower case) to split joined words with (`split-joined-words.ts`); none: no splitting. */
+  /** English words (lower case) to check word boundaries and misread letters against (`withLexicon`); none: no checks. */
   lexicon?: EnglishLexicon;
 }
 
@@ -130,11 +130,18 @@ export async function recognizeLines(
       const probs = output.data.subarray(slot * timesteps * classes, (slot + 1) * timesteps * classes);
       // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
       const reading = fixConfusables(refineWordGaps(ctcDecode(probs, timesteps, dictionary, batch.widths[slot] / tw, false), crops[slot]));
-      const lexicon = options.lexicon;
-      readings[lineIndex] = lexicon ? correctLookalikeLetters(splitJoinedWords(joinSplitWords(reading, lexicon), lexicon), lexicon) : reading;
+      readings[lineIndex] = options.lexicon ? withLexicon(reading, options.lexicon) : reading;
     });
   }
   return readings;
+}
+
+/**
+ * The English lexicon's fixes, in this order: pieces of one word joined (so the split sees whole
+ * runs), words run together split, then misread letters of unknown words put back.
+ */
+function withLexicon(reading: LineReading, lexicon: EnglishLexicon): LineReading {
+  return correctLookalikeLetters(splitJoinedWords(joinSplitWords(reading, lexicon), lexicon), lexicon);
 }
 
 /** The PP-OCRv4 recognizer behind the `Recognizer` port. */
