@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { lineReading as reading } from '../../test/helpers/line-reading.ts';
 import { correctLookalikeLetters, correctLookalikeWord } from './correct-lookalike-letters.ts';
 import { loadEnglishLexicon, type EnglishLexicon } from './english-lexicon.ts';
-import type { LineReading } from './recognizer.ts';
 
 let lexicon: EnglishLexicon;
 before(async () => {
   lexicon = await loadEnglishLexicon();
 });
 
-function reading(text: string): LineReading {
-  const chars = [...text].map((c, i, all) => ({ text: c, x0: i / all.length, x1: (i + 1) / all.length, confidence: 0.9 }));
-  return { text, confidence: 0.9, chars };
-}
 
 test('worn print: a lost i-dot (l) and a faded e-bar (o) are put back when that makes one common word', () => {
   const cases: Array<[string, string]> = [

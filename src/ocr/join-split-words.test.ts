@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { lineReading as reading } from '../../test/helpers/line-reading.ts';
 import { loadEnglishLexicon, type EnglishLexicon } from './english-lexicon.ts';
 import { joinSplitWords, piecesOfOneWord } from './join-split-words.ts';
-import type { LineReading } from './recognizer.ts';
 import { splitJoinedWords } from './split-joined-words.ts';
 
 let lexicon: EnglishLexicon;
@@ -10,10 +10,6 @@ before(async () => {
   lexicon = await loadEnglishLexicon();
 });
 
-function reading(text: string): LineReading {
-  const chars = [...text].map((c, i, all) => ({ text: c, x0: i / all.length, x1: (i + 1) / all.length, confidence: 0.9 }));
-  return { text, confidence: 0.9, chars };
-}
 
 test('words split inside by letter-spaced print are joined again (SROIE receipts, FUNSD forms)', () => {
   const cases: Array<[string, string]> = [

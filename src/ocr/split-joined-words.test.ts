@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { lineReading as reading } from '../../test/helpers/line-reading.ts';
 import { loadEnglishLexicon, type EnglishLexicon } from './english-lexicon.ts';
-import type { LineReading } from './recognizer.ts';
 import { joinedWordCut, splitJoinedWords } from './split-joined-words.ts';
 
 let lexicon: EnglishLexicon;
@@ -9,11 +9,6 @@ before(async () => {
   lexicon = await loadEnglishLexicon();
 });
 
-/** A reading with evenly spaced characters, as CTC decoding gives them. */
-function reading(text: string): LineReading {
-  const chars = [...text].map((c, i, all) => ({ text: c, x0: i / all.length, x1: (i + 1) / all.length, confidence: 0.9 }));
-  return { text, confidence: 0.9, chars };
-}
 
 test('joined words on receipts are cut where exactly one cut makes two English words', () => {
   assert.equal(splitJoinedWords(reading('PLEASE KEEPTHIS RECEIPT'), lexicon).text, 'PLEASE KEEP THIS RECEIPT');
