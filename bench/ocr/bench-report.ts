@@ -61,10 +61,10 @@ export function reportMarkdown(runs: readonly ScoredRun[], rowsOfImages: readonl
   return out.join('\n');
 }
 
-/** `--profile`: the engine's per-stage timings summed over the set. */
 /** Entries of the pipeline's timings that are counts, not milliseconds. */
 const COUNTS = new Set(['lines', 'classified']);
 
+/** `--profile`: the engine's per-stage timings summed over the set. */
 export function profileMarkdown(run: EngineRun): string {
   const totals = new Map<string, number>();
   for (const r of run.results) for (const [k, v] of Object.entries(r.timings ?? {})) totals.set(k, (totals.get(k) ?? 0) + v);

@@ -1,6 +1,7 @@
-import type { EnglishLexicon } from './english-lexicon.ts';
+import { hasOneWordCase, LATIN_LETTERS, type EnglishLexicon } from './english-lexicon.ts';
 import type { LineReading } from './recognizer.ts';
 import { wordRuns } from './word-runs.ts';
+import { withCharTexts } from './reading-chars.ts';
 
 /**
  * Letters PP-OCRv4 misreads in worn or light print: an i whose dot is lost reads as l, an e whose
@@ -9,7 +10,6 @@ import { wordRuns } from './word-runs.ts';
  * ocr-dev). Case is kept.
  */
 const SWAPS: Record<string, string> = { l: 'i', o: 'e', L: 'I', O: 'E', n: 'm', h: 'm', N: 'M', H: 'M' };
-const LETTERS = /^\p{Script=Latin}+$/u;
 /** Shorter words are too often names and abbreviations one swap from a word ("Mon" → "Men", "KOOL" → "KEEL"). */
 const MIN_LENGTH = 6;
 /** Longer runs are no word (and their variants grow with the square of the length). */
@@ -38,9 +38,7 @@ function variants(word: string): string[] {
  */
 export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): string {
   const lower = word.toLowerCase();
-  if (word.length < MIN_LENGTH || word.length > MAX_LENGTH || !LETTERS.test(word) || lexicon.known.has(lower)) return word;
-  const rest = word.slice(1);
-  if (word !== word.toUpperCase() && word !== lower && !(word[0] === word[0].toUpperCase() && rest === rest.toLowerCase())) return word;
+  if (word.length < MIN_LENGTH || word.length > MAX_LENGTH || !LATIN_LETTERS.test(word) || !hasOneWordCase(word) || lexicon.known.has(lower)) return word;
   const found = [...new Set(variants(word))].filter((v) => lexicon.common.has(v.toLowerCase()));
   return found.length === 1 ? found[0] : word;
 }
@@ -60,13 +58,11 @@ export function correctLookalikeLetters(reading: LineReading, lexicon: EnglishLe
     if (piece.some((t) => [...t].length !== 1)) continue;
     // Punctuation around it ("markoting," "(resoarch)") is not part of the word.
     let first = start, last = end;
-    while (first < last && !LETTERS.test(texts[first])) first++;
-    while (last > first && !LETTERS.test(texts[last - 1])) last--;
+    while (first < last && !LATIN_LETTERS.test(texts[first])) first++;
+    while (last > first && !LATIN_LETTERS.test(texts[last - 1])) last--;
     const word = texts.slice(first, last).join('');
     const corrected = correctLookalikeWord(word, lexicon);
     if (corrected !== word) [...corrected].forEach((c, k) => (fixed[first + k] = c));
   }
-  if (fixed.every((t, i) => t === texts[i])) return reading;
-  const chars = reading.chars.map((c, i) => (fixed[i] === c.text ? c : { ...c, text: fixed[i] }));
-  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+  return withCharTexts(reading, fixed);
 }

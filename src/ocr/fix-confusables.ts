@@ -1,5 +1,6 @@
 import type { LineReading } from './recognizer.ts';
 import { wordRuns } from './word-runs.ts';
+import { withChars, withCharTexts } from './reading-chars.ts';
 
 const LETTER = /[A-Za-z]/;
 const DIGIT = /[0-9]/;
@@ -70,9 +71,7 @@ function latinLookalikes(reading: LineReading): LineReading {
     const latin = word.filter((t) => LETTER.test(t)).length;
     if (foreign === 1 && latin >= 2) word.forEach((t, k) => (fixed[start + k] = LOOKALIKE[t] ?? t));
   }
-  if (fixed.every((t, i) => t === texts[i])) return reading;
-  const chars = reading.chars.map((c, i) => (fixed[i] === c.text ? c : { ...c, text: fixed[i] }));
-  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+  return withCharTexts(reading, fixed);
 }
 
 /**
@@ -85,9 +84,7 @@ const PLATE = /^\p{Script=Han}[A-Z][·•.．][A-Z0-9]{5,6}$/u;
 function plateSeparators(reading: LineReading): LineReading {
   const texts = reading.chars.map((c) => c.text);
   const drop = new Set(wordRuns(texts).filter(({ start, end }) => PLATE.test(texts.slice(start, end).join(''))).map(({ start }) => start + 2));
-  if (drop.size === 0) return reading;
-  const chars = reading.chars.filter((_, i) => !drop.has(i));
-  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+  return drop.size === 0 ? reading : withChars(reading, reading.chars.filter((_, i) => !drop.has(i)));
 }
 
 /**
@@ -112,8 +109,7 @@ function underlinesAsSpaces(reading: LineReading): LineReading {
     }
   }
   if (space.size === 0) return reading;
-  const chars = reading.chars.flatMap((c, i) => (drop.has(i) ? [] : space.has(i) ? [{ ...c, text: ' ' }] : [c]));
-  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+  return withChars(reading, reading.chars.flatMap((c, i) => (drop.has(i) ? [] : space.has(i) ? [{ ...c, text: ' ' }] : [c])));
 }
 
 /**
@@ -125,20 +121,7 @@ export function fixConfusables(input: LineReading): LineReading {
   const reading = underlinesAsSpaces(plateSeparators(latinLookalikes(asciiPunctuation(input))));
   const texts = reading.chars.map((c) => c.text);
   if (!texts.some((t) => t === '0' || t === '1' || t === 'o' || t === 'O')) return reading;
-  const fixed: string[] = [];
-  let word: string[] = [];
-  const flush = () => {
-    fixed.push(...fixWord(word));
-    word = [];
-  };
-  for (const t of texts) {
-    if (t.trim() === '') {
-      flush();
-      fixed.push(t);
-    } else word.push(t);
-  }
-  flush();
-  if (fixed.every((t, i) => t === texts[i])) return reading;
-  const chars = reading.chars.map((c, i) => (fixed[i] === c.text ? c : { ...c, text: fixed[i] }));
-  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+  const fixed = [...texts];
+  for (const { start, end } of wordRuns(texts)) fixWord(texts.slice(start, end)).forEach((t, k) => (fixed[start + k] = t));
+  return withCharTexts(reading, fixed);
 }

@@ -1,10 +1,9 @@
-import type { EnglishLexicon } from './english-lexicon.ts';
-import type { RecognizedChar } from './recognized-line.ts';
+import { hasOneWordCase, LATIN_LETTERS, type EnglishLexicon } from './english-lexicon.ts';
 import type { LineReading } from './recognizer.ts';
 import { joinedWordCut } from './split-joined-words.ts';
 import { wordRuns } from './word-runs.ts';
+import { withChars } from './reading-chars.ts';
 
-const LETTERS = /^\p{Script=Latin}+$/u;
 /** One-letter English words; every other single letter is a piece of something. */
 const ONE_LETTER_WORDS = new Set(['a', 'i']);
 /** Most pieces one word is rebuilt from ("a d jus tment" → "adjustment"). */
@@ -14,12 +13,6 @@ const SHORT_MERGE = 5;
 
 function isWordOnItsOwn(piece: string, lexicon: EnglishLexicon): boolean {
   return piece.length === 1 ? ONE_LETTER_WORDS.has(piece) : lexicon.known.has(piece);
-}
-
-/** Upper case, lower case or capitalised: the case of one word, not of two run together by accident. */
-function oneWordCase(word: string): boolean {
-  const rest = word.slice(1);
-  return word === word.toUpperCase() || word === word.toLowerCase() || (word[0] === word[0].toUpperCase() && rest === rest.toLowerCase());
 }
 
 /**
@@ -32,7 +25,7 @@ export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexic
     const part = pieces.slice(0, k);
     const word = part.join('');
     const lower = word.toLowerCase();
-    if (!part.every((p) => LETTERS.test(p)) || !oneWordCase(word)) continue;
+    if (!part.every((p) => LATIN_LETTERS.test(p)) || !hasOneWordCase(word)) continue;
     const isWord = lower.length < SHORT_MERGE ? lexicon.common.has(lower) : lexicon.known.has(lower);
     if (!isWord) {
       // Or two words with the space in the wrong place ("inpu tt ax"): joined here, cut again by
@@ -70,7 +63,5 @@ export function joinSplitWords(reading: LineReading, lexicon: EnglishLexicon): L
     for (let j = i + 1; j < i + k; j++) for (let c = runs[j - 1].end; c < runs[j].start; c++) drop.add(c);
     i += k;
   }
-  if (drop.size === 0) return reading;
-  const out: RecognizedChar[] = chars.filter((_, i) => !drop.has(i));
-  return { ...reading, text: out.map((c) => c.text).join(''), chars: out };
+  return drop.size === 0 ? reading : withChars(reading, chars.filter((_, i) => !drop.has(i)));
 }

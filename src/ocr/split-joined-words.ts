@@ -1,11 +1,11 @@
 import type { RecognizedChar } from './recognized-line.ts';
-import type { EnglishLexicon } from './english-lexicon.ts';
+import { LATIN_LETTERS, type EnglishLexicon } from './english-lexicon.ts';
 import type { LineReading } from './recognizer.ts';
 import { wordRuns } from './word-runs.ts';
+import { withChars } from './reading-chars.ts';
 
 /** Words PP-OCRv4 most often runs together with their neighbour, short enough to need a list of their own. */
 const SHORT_WORDS = new Set(['a', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'if', 'in', 'is', 'it', 'my', 'no', 'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we']);
-const LETTERS = /^\p{Script=Latin}+$/u;
 /** Shorter runs are too often abbreviations and codes ("ITEMNO", "QTY") to second-guess. */
 const MIN_JOINED_LENGTH = 7;
 const MIN_PART = 3;
@@ -17,7 +17,7 @@ function isWord(part: string, lexicon: EnglishLexicon): boolean {
 /** Where to cut an unknown run of letters into two known words, or undefined when there is not exactly one such cut. */
 export function joinedWordCut(word: string, lexicon: EnglishLexicon): number | undefined {
   const lower = word.toLowerCase();
-  if (word.length < MIN_JOINED_LENGTH || !LETTERS.test(word) || lexicon.known.has(lower)) return undefined;
+  if (word.length < MIN_JOINED_LENGTH || !LATIN_LETTERS.test(word) || lexicon.known.has(lower)) return undefined;
   // Capitalised or mixed-case runs are mostly names ("Newport", "Dataran", "iPhone"), not two words.
   if (word !== word.toUpperCase() && word !== lower) return undefined;
   const cuts: number[] = [];
@@ -46,6 +46,5 @@ export function splitJoinedWords(reading: LineReading, lexicon: EnglishLexicon):
     spaces.set(start + cut, { text: ' ', x0: at, x1: at, confidence: Math.min(run[cut - 1].confidence, run[cut].confidence) });
   }
   if (spaces.size === 0) return reading;
-  const out = chars.flatMap((c, i) => (spaces.has(i) ? [spaces.get(i)!, c] : [c]));
-  return { ...reading, text: out.map((c) => c.text).join(''), chars: out };
+  return withChars(reading, chars.flatMap((c, i) => (spaces.has(i) ? [spaces.get(i)!, c] : [c])));
 }
