@@ -41,6 +41,18 @@ test('the separator dot of a Chinese licence plate goes; other dots stay', () =>
   for (const text of ['A·5P237', '皖A·5P', 'Total 1.50', 'www.example.com', '中文·标点']) assert.equal(read(text), text, text);
 });
 
+test('a plate keeps its digits between letters, and its I and O are read as 1 and 0', () => {
+  assert.equal(read('赣E1DEGZ'), '赣E1DEGZ');
+  assert.equal(read('鲁G·J1YDJ'), '鲁GJ1YDJ');
+  assert.equal(read('闽W4UOYB'), '闽W4U0YB');
+  assert.equal(read('皖A·5PI37'), '皖A5P137');
+  // A small plate's dot is often read as a hyphen.
+  assert.equal(read('浙M-98L1Q'), '浙M98L1Q');
+  // The issuing letter is a letter, and words that are not plates keep the word rule.
+  assert.equal(read('京OA1234'), '京OA1234');
+  assert.equal(read('TOTA1'), 'TOTAL');
+});
+
 test('a form rule read as "_" between words becomes a space; empty fields and lone rules stay', () => {
   assert.equal(read('FOLLOWING NOTATIONS_WERE MADE:'), 'FOLLOWING NOTATIONS WERE MADE:');
   assert.equal(read('New York,___NY 10017'), 'New York, NY 10017');

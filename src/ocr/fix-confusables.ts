@@ -77,14 +77,29 @@ function latinLookalikes(reading: LineReading): LineReading {
 /**
  * A Chinese licence plate: province character, letter, the printed separator dot, then 5 letters and
  * digits (6 on new-energy plates). Registration numbers are written without the dot (CCPD's labels,
- * vehicle records), and that is what users search for, so the dot goes.
+ * vehicle records), and that is what users search for, so the dot goes. Plates mix letters and
+ * digits freely, so the word rule below (a 1 between letters is an L) must not touch them.
  */
-const PLATE = /^\p{Script=Han}[A-Z][·•.．][A-Z0-9]{5,6}$/u;
+const PLATE = /^\p{Script=Han}[A-Z][·•.．\-－]?[A-Z0-9]{5,6}$/u;
+const SEPARATOR = /^[·•.．\-－]$/u;
+/** Plates never use the letters I and O after the issuing letter (GA 36): there they are 1 and 0. */
+const PLATE_DIGIT: Record<string, string> = { O: '0', I: '1' };
 
-function plateSeparators(reading: LineReading): LineReading {
+function isPlate(word: readonly string[]): boolean {
+  return PLATE.test(word.join(''));
+}
+
+function chinesePlates(reading: LineReading): LineReading {
   const texts = reading.chars.map((c) => c.text);
-  const drop = new Set(wordRuns(texts).filter(({ start, end }) => PLATE.test(texts.slice(start, end).join(''))).map(({ start }) => start + 2));
-  return drop.size === 0 ? reading : withChars(reading, reading.chars.filter((_, i) => !drop.has(i)));
+  const plates = wordRuns(texts).filter(({ start, end }) => isPlate(texts.slice(start, end)));
+  if (plates.length === 0) return reading;
+  const fixed = [...texts];
+  const drop = new Set<number>();
+  for (const { start, end } of plates) {
+    if (SEPARATOR.test(texts[start + 2])) drop.add(start + 2);
+    for (let i = start + 2; i < end; i++) fixed[i] = PLATE_DIGIT[texts[i]] ?? texts[i];
+  }
+  return withChars(reading, withCharTexts(reading, fixed).chars.filter((_, i) => !drop.has(i)));
 }
 
 /**
@@ -114,14 +129,18 @@ function underlinesAsSpaces(reading: LineReading): LineReading {
 
 /**
  * The reading with confusable characters fixed per word, Greek/Cyrillic look-alikes in Latin words
- * made Latin, full-width punctuation in Latin lines made ASCII, the dot of Chinese plates dropped and
+ * made Latin, full-width punctuation in Latin lines made ASCII, Chinese plates written as registered and
  * form rules between words read as spaces; other characters keep their positions and confidences.
  */
 export function fixConfusables(input: LineReading): LineReading {
-  const reading = underlinesAsSpaces(plateSeparators(latinLookalikes(asciiPunctuation(input))));
+  const reading = underlinesAsSpaces(chinesePlates(latinLookalikes(asciiPunctuation(input))));
   const texts = reading.chars.map((c) => c.text);
   if (!texts.some((t) => t === '0' || t === '1' || t === 'o' || t === 'O')) return reading;
   const fixed = [...texts];
-  for (const { start, end } of wordRuns(texts)) fixWord(texts.slice(start, end)).forEach((t, k) => (fixed[start + k] = t));
+  for (const { start, end } of wordRuns(texts)) {
+    const word = texts.slice(start, end);
+    // A plate's letters and digits are what they are read as (its I and O are already digits).
+    if (!isPlate(word)) fixWord(word).forEach((t, k) => (fixed[start + k] = t));
+  }
   return withCharTexts(reading, fixed);
 }
