@@ -22,7 +22,7 @@ export interface OcrEngine {
   run(image: Uint8Array, options: OcrOptions): Promise<OcrOutcome>;
   /** Images waiting for a free worker. */
   readonly queueSize: number;
-  /** Resolves once every worker has started and loaded its models. */
+  /** Resolves once every worker has started, loaded its models and run them once (`warm-up.ts`). */
   ready(): Promise<void>;
   /** True after `ready()` resolved: the models are loaded. */
   readonly isReady: boolean;

@@ -8,8 +8,9 @@ import { runOcr, type OcrPipelineDeps } from './ocr-pipeline.ts';
 import type { OcrOptions, OcrOutcome } from './ocr-types.ts';
 import { createPaddleRecognizer } from './recognize-text.ts';
 import { createLanguageRouter } from './route-recognizer.ts';
+import { warmUp } from './warm-up.ts';
 
-/** What the engine sends a worker: an image to read, or a request to load the models now. */
+/** What the engine sends a worker: an image to read, or a request to load and warm up the models now. */
 export type OcrTask =
   | { kind: 'ocr'; image: Uint8Array; options: OcrOptions; profile: boolean }
   | { kind: 'warm' };
@@ -38,7 +39,10 @@ function pipelineDeps(): Promise<OcrPipelineDeps> {
 export default async function ocrWorker(task: OcrTask): Promise<OcrOutcome | null> {
   try {
     const ready = await pipelineDeps();
-    if (task.kind === 'warm') return null;
+    if (task.kind === 'warm') {
+      await warmUp(ready.models);
+      return null;
+    }
     const { result, timings } = await runOcr(task.image, ready, task.options, task.profile);
     return timings ? { ok: true, value: result, timings } : { ok: true, value: result };
   } catch (err) {
