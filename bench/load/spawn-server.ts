@@ -18,20 +18,25 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `node --import tsx <entry>` from the repository root on a free port; resolves once `/healthz` (or any route) answers. */
-export async function spawnServer(entry: string, env: Record<string, string>): Promise<Server> {
+/**
+ * Starts `node --import tsx <entry>` from the repository root on a free port; resolves once `/healthz`
+ * (or any route) answers and, when `readyLog` is given, once a line of its output contains it.
+ */
+export async function spawnServer(entry: string, env: Record<string, string>, readyLog?: string): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', readyLog ? 'pipe' : 'ignore', 'pipe'],
   });
   const tail: string[] = [];
+  let logged = readyLog === undefined;
   child.stderr!.on('data', (chunk: Buffer) => tail.push(...chunk.toString().split('\n').filter(Boolean)));
+  child.stdout?.on('data', (chunk: Buffer) => (logged ||= chunk.toString().includes(readyLog!)));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited (${child.exitCode}):\n${tail.slice(-15).join('\n')}`);
-    const up = await fetch(`${url}/healthz`).then(() => true, () => false);
+    const up = logged && (await fetch(`${url}/healthz`).then(() => true, () => false));
     if (up) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

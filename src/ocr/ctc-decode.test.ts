@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ctcDecode } from './ctc-decode.ts';
+import { bestClasses, ctcDecode } from './ctc-decode.ts';
 
 const DICT = ['', 'a', 'b', 'c', ' '];
 
-/** One-hot-ish rows: `path` lists the winning class per timestep. */
+/** One-hot-ish softmax rows reduced to their best class: `path` lists the winning class per timestep. */
 function probs(path: number[], p = 0.9): Float32Array {
   const out = new Float32Array(path.length * DICT.length).fill((1 - p) / (DICT.length - 1));
   path.forEach((c, t) => (out[t * DICT.length + c] = p));
-  return out;
+  return bestClasses(out, path.length, DICT.length);
 }
 
 test('repeats merge, blanks separate, positions come from timesteps', () => {
@@ -52,4 +52,9 @@ test('centres are the CTC peaks; without gap spaces no space is inserted', () =>
   assert.equal(r.text, 'ab');
   assert.equal(r.centres.length, 2);
   assert.ok(Math.abs(r.centres[0] - 0.5 / 7) < 1e-6 && Math.abs(r.centres[1] - 6.5 / 7) < 1e-6);
+});
+
+test('bestClasses keeps each row\'s most probable class and its probability', () => {
+  const rows = new Float32Array([0.1, 0.7, 0.2, 0.5, 0.2, 0.3, 0.3, 0.3, 0.4]);
+  assert.deepEqual([...bestClasses(rows, 3, 3)].map((v) => Math.round(v * 10) / 10), [0.7, 1, 0.5, 0, 0.4, 2]);
 });

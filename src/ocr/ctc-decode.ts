@@ -54,38 +54,30 @@ function withGapSpaces(runs: Run[], dictionary: readonly string[]): Run[] {
  * the centre of that run, and its extent reaches halfway to its neighbours (CTC peaks are narrow
  * and sit inside the glyph, so the midpoint between peaks is the best boundary estimate we have).
  *
- * @param probs `timesteps × classes` softmax output of one line.
+ * @param best per timestep, the best class's probability and its index (`timesteps × 2`: what the
+ *   recognizer outputs after `top-class-output.ts`; `bestClasses` makes it from a full softmax).
  * @param contentFraction the share of the tensor width covered by the line (the rest is padding);
  *   positions are returned as fractions of the line itself.
  */
 export function ctcDecode(
-  probs: Float32Array,
+  best: Float32Array,
   timesteps: number,
   dictionary: readonly string[],
   contentFraction = 1,
   gapSpaces = true,
 ): CtcReading {
-  const classes = dictionary.length;
   const runs: Run[] = [];
   let previous = 0;
   for (let t = 0; t < timesteps; t++) {
-    const row = t * classes;
-    let best = 0, bestProb = probs[row];
-    for (let c = 1; c < classes; c++) {
-      const p = probs[row + c];
-      if (p > bestProb) {
-        bestProb = p;
-        best = c;
-      }
-    }
-    if (best !== 0 && best === previous) {
+    const prob = best[2 * t], index = best[2 * t + 1];
+    if (index !== 0 && index === previous) {
       const run = runs[runs.length - 1];
       run.end = t;
-      run.prob = Math.max(run.prob, bestProb);
-    } else if (best !== 0) {
-      runs.push({ index: best, start: t, end: t, prob: bestProb });
+      run.prob = Math.max(run.prob, prob);
+    } else if (index !== 0) {
+      runs.push({ index, start: t, end: t, prob });
     }
-    previous = best;
+    previous = index;
   }
   // Spaces only separate words: none at the ends, never two in a row.
   const kept = (gapSpaces ? withGapSpaces(runs, dictionary) : runs).filter((r, i, all) => dictionary[r.index] !== ' ' || (i > 0 && dictionary[all[i - 1].index] !== ' '));
@@ -106,4 +98,20 @@ export function ctcDecode(
   }));
   const confidence = chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length;
   return { text: chars.map((c) => c.text).join(''), confidence, chars, centres };
+}
+
+/**
+ * The `(probability, class)` pairs `ctcDecode` reads, from a full `timesteps × classes` softmax
+ * (the first of equal maxima wins, as in onnxruntime's TopK).
+ */
+export function bestClasses(probs: Float32Array, timesteps: number, classes: number): Float32Array {
+  const out = new Float32Array(2 * timesteps);
+  for (let t = 0; t < timesteps; t++) {
+    const row = t * classes;
+    let index = 0;
+    for (let c = 1; c < classes; c++) if (probs[row + c] > probs[row + index]) index = c;
+    out[2 * t] = probs[row + index];
+    out[2 * t + 1] = index;
+  }
+  return out;
 }

@@ -91,6 +91,8 @@ export interface OnnxGraph {
   nodes: GraphNode[];
   /** Names of the graph's outputs (they must keep their producers). */
   outputs: Set<string>;
+  /** Declares output `name` as a float tensor of any shape (for a rewrite that changes its shape). */
+  redeclareFloatOutput(name: string): void;
   /** The model with `nodes` in place of the original ones (Constant nodes nobody uses are dropped). */
   encode(): Uint8Array;
 }
@@ -108,10 +110,17 @@ export function readGraph(model: Uint8Array): OnnxGraph | undefined {
   const nodes: GraphNode[] = [];
   const others: Uint8Array[] = [];
   const outputs = new Set<string>();
+  /** Index in `others` of each graph output's `ValueInfoProto`. */
+  const outputInfo = new Map<string, number>();
   for (const g of fields(model, graphField.dataStart, graphField.end)) {
     if (g.no === 12 && g.wire === 2) {
       // ValueInfoProto.name = 1
-      for (const v of fields(model, g.dataStart, g.end)) if (v.no === 1) outputs.add(decoder.decode(model.subarray(v.dataStart, v.end)));
+      for (const v of fields(model, g.dataStart, g.end)) {
+        if (v.no !== 1) continue;
+        const name = decoder.decode(model.subarray(v.dataStart, v.end));
+        outputs.add(name);
+        outputInfo.set(name, others.length);
+      }
     }
     if (g.no !== 1) {
       others.push(model.subarray(g.start, g.end));
@@ -130,6 +139,13 @@ export function readGraph(model: Uint8Array): OnnxGraph | undefined {
   const graph: OnnxGraph = {
     nodes,
     outputs,
+    redeclareFloatOutput(name) {
+      const at = outputInfo.get(name);
+      if (at === undefined) throw new Error(`${name} is not an output of the graph`);
+      // ValueInfoProto { name = 1, type = 2: TypeProto { tensor_type = 1: { elem_type = 1 (FLOAT) } } }
+      const type = lengthDelimited(2, lengthDelimited(1, new Uint8Array([...varintBytes(1 * 8), 1])));
+      others[at] = lengthDelimited(12, concat([text(1, name), type]));
+    },
     encode() {
       const used = new Set(graph.nodes.flatMap((n) => n.inputs));
       const kept = graph.nodes.filter((n) => n.op !== 'Constant' || n.outputs.some((o) => used.has(o) || outputs.has(o)));

@@ -125,11 +125,12 @@ export async function recognizeLines(
       return crop;
     });
     const output = await model.run(tensor, [n, 3, REC_HEIGHT, tw]);
-    const [, timesteps, classes] = output.dims;
+    // (probability, class) of the best class per timestep: `top-class-output.ts`.
+    const [, timesteps, pair] = output.dims;
     batch.indices.forEach((lineIndex, slot) => {
-      const probs = output.data.subarray(slot * timesteps * classes, (slot + 1) * timesteps * classes);
+      const best = output.data.subarray(slot * timesteps * pair, (slot + 1) * timesteps * pair);
       // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
-      const reading = fixConfusables(refineWordGaps(ctcDecode(probs, timesteps, dictionary, batch.widths[slot] / tw, false), crops[slot]));
+      const reading = fixConfusables(refineWordGaps(ctcDecode(best, timesteps, dictionary, batch.widths[slot] / tw, false), crops[slot]));
       readings[lineIndex] = options.lexicon ? withLexicon(reading, options.lexicon) : reading;
     });
   }

@@ -52,7 +52,7 @@ const isSpace = (t: string) => t.trim() === '';
  * its ink starts and its last ends where its ink ends, so word boxes fit the text (CTC peaks sit
  * inside glyphs and their midpoints cut words short).
  *
- * @example const reading = refineWordGaps(ctcDecode(probs, steps, dictionary, fraction), crop);
+ * @example const reading = refineWordGaps(ctcDecode(best, steps, dictionary, fraction), crop);
  */
 export function refineWordGaps(reading: CtcReading, crop: LineCrop, params: WordGapParams = DEFAULT_WORD_GAP_PARAMS): LineReading {
   const { centres, ...plain } = reading;
