@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { dbPostprocess, DEFAULT_DB_PARAMS, type DbParams } from './db-postprocess.ts';
 import type { DecodedImage } from './decode-image.ts';
 import { distance } from './geometry.ts';
+import { scratchFloats } from './scratch-floats.ts';
 import type { OnnxModel } from './models.ts';
 import type { Quad } from './ocr-types.ts';
 
@@ -101,7 +102,7 @@ async function detectorInput(image: DecodedImage, plan: DetectionPlan): Promise<
     .raw()
     .toBuffer();
   const plane = tw * th;
-  const tensor = new Float32Array(3 * plane);
+  const tensor = scratchFloats('detector input', 3 * plane);
   for (let c = 0; c < 3; c++) {
     const src = 2 - c; // BGR
     const mean = MEAN[c] * 255, inv = 1 / (STD[c] * 255);

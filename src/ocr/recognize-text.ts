@@ -10,6 +10,7 @@ import { correctLookalikeLetters } from './correct-lookalike-letters.ts';
 import { joinSplitWords } from './join-split-words.ts';
 import { splitJoinedWords } from './split-joined-words.ts';
 import { refineWordGaps } from './word-gaps.ts';
+import { scratchFloats } from './scratch-floats.ts';
 
 /** PP-OCRv4 recognition input height. */
 export const REC_HEIGHT = 48;
@@ -118,7 +119,7 @@ export async function recognizeLines(
   for (const batch of planBatches(widths, options.batching ?? DEFAULT_BATCHING)) {
     const n = batch.indices.length;
     const tw = batch.tensorWidth;
-    const tensor = new Float32Array(n * 3 * REC_HEIGHT * tw);
+    const tensor = scratchFloats('recognizer input', n * 3 * REC_HEIGHT * tw);
     const crops = batch.indices.map((lineIndex, slot) => {
       const crop = cropLine(image, lines[lineIndex], batch.widths[slot], heights[lineIndex]);
       fillTensor(tensor, slot, crop.rgb, crop.width, tw);
