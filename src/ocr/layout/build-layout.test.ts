@@ -7,18 +7,25 @@ import { buildLayout } from './build-layout.ts';
 
 const PAGE = { width: 2000, height: 3000, mode: 'document' as const };
 
-/** An axis-aligned line with its characters spread evenly along it. */
+/** An axis-aligned line with its characters spread along it (a space is narrower than a letter, as in print). */
 function line(text: string, x: number, y: number, width: number, height = 30, language?: string): RecognizedLine {
   return rotatedLine(text, [{ x, y }, { x: x + width, y }, { x: x + width, y: y + height }, { x, y: y + height }], language);
 }
 
 function rotatedLine(text: string, box: Quad, language?: string): RecognizedLine {
   const chars = Array.from(text);
+  const widths = chars.map((c) => (c === ' ' ? 0.4 : 1));
+  const total = widths.reduce((a, b) => a + b, 0);
+  let at = 0;
   return {
     box,
     text,
     confidence: 0.9,
-    chars: chars.map((c, i) => ({ text: c, x0: i / chars.length, x1: (i + 0.9) / chars.length, confidence: 0.9 })),
+    chars: chars.map((c, i) => {
+      const x0 = at / total;
+      at += widths[i];
+      return { text: c, x0, x1: c === ' ' ? x0 : (at - 0.1) / total, confidence: 0.9 };
+    }),
     ...(language ? { language } : {}),
   };
 }
@@ -49,6 +56,36 @@ test('a two-column page reads column by column, under a headline spanning both',
     assert.equal(got[9 + k], `right column line number ${k} of text here`);
   }
   assert.ok(r.page.blocks.length >= 3, 'headline, left column and right column are separate blocks');
+});
+
+/** One detected line running across a gutter: `left` in [x, x + column], `right` after a gap of `gutter` px. */
+function bridgedLine(left: string, right: string, x: number, y: number, column: number, gutter: number): RecognizedLine {
+  const width = 2 * column + gutter;
+  const spread = (text: string, from: number) =>
+    Array.from(text).map((t, i, all) => ({ text: t, x0: (from + (column * i) / all.length) / width, x1: (from + (column * (i + 0.8)) / all.length) / width, confidence: 0.9 }));
+  const chars = [...spread(left, 0), { text: ' ', x0: column / width, x1: column / width, confidence: 0.9 }, ...spread(right, column + gutter)];
+  return { box: [{ x, y }, { x: x + width, y }, { x: x + width, y: y + 30 }, { x, y: y + 30 }], text: `${left} ${right}`, confidence: 0.9, chars };
+}
+
+test('a two-column page whose rows the detector joined across a narrow gutter reads column by column', () => {
+  // 36 characters in 500 px (14 px each), 30-px lines, a 28-px gutter: a typical 10-point magazine page at 300 dpi.
+  const lines = Array.from({ length: 10 }, (_, k) => bridgedLine(`left column row ${k} of the text body`, `right column row ${k} of the text bod`, 100, 100 + k * 40, 500, 28));
+  const got = buildLayout(lines, PAGE).text.split('\n').filter(Boolean);
+  assert.deepEqual(got, [
+    ...Array.from({ length: 10 }, (_, k) => `left column row ${k} of the text body`),
+    ...Array.from({ length: 10 }, (_, k) => `right column row ${k} of the text bod`),
+  ]);
+});
+
+test('a river of wide word spaces down a few rows of one column does not make it two columns', () => {
+  // Rows 2–4 of a justified paragraph have a wide space at about the same place: an empty strip 20 px
+  // wide runs down them, but the words right of it start 30 px apart, as no column's rows would.
+  const river: Record<number, [number, number]> = { 2: [400, 40], 3: [380, 90], 4: [420, 30] };
+  const lines = Array.from({ length: 8 }, (_, k) =>
+    river[k] ? bridgedLine(`row ${k} of the paragraph goes`, `on here ${k} with its words`, 100, 100 + k * 40, ...river[k]) : line(`row ${k} of the paragraph goes on here with its words`, 100, 100 + k * 40, 830),
+  );
+  const got = buildLayout(lines, PAGE).text.split('\n').filter(Boolean);
+  assert.deepEqual(got.map((t) => t.split(' ')[1]), ['0', '1', '2', '3', '4', '5', '6', '7']);
 });
 
 test('a picture caption across the gutter floats after the columns instead of breaking them', () => {

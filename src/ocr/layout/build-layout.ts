@@ -2,8 +2,9 @@ import type { BreakType, DetectedLanguage, OcrBlock, OcrMode, OcrParagraph, OcrR
 import type { RecognizedLine } from '../recognized-line.ts';
 import { groupLines } from './group-lines.ts';
 import { addWeights, languageOfWord, languagesByWeight, lineLanguageContext } from './language-of.ts';
-import { frameBoxOf, quadHeight, quadOfFrameBox, readingFrameOf, toFrame, type FrameBox, type ReadingFrame } from './reading-frame.ts';
-import { readingOrder, type OrderItem } from './reading-order.ts';
+import { frameBoxOf, quadHeight, quadOfFrameBox, readingFrameOf, sliceQuad, toFrame, type FrameBox, type ReadingFrame } from './reading-frame.ts';
+import { median, readingOrder, type OrderItem } from './reading-order.ts';
+import { splitAtWideGaps } from './split-at-gaps.ts';
 import { splitWords, type WordDraft } from './split-words.ts';
 
 export interface LayoutPage {
@@ -30,7 +31,8 @@ interface PlacedLine {
 export function buildLayout(lines: readonly RecognizedLine[], page: LayoutPage): OcrResult {
   const placed: PlacedLine[] = [];
   const kept: RecognizedLine[] = [];
-  for (const line of lines) {
+  // Reading order works on the pieces of lines between wide gaps (a gutter the detector bridged).
+  for (const line of lines.flatMap(splitAtWideGaps)) {
     if (!line.box.every((p) => Number.isFinite(p.x) && Number.isFinite(p.y))) continue;
     const words = splitWords(line);
     if (words.length === 0) continue;
@@ -41,7 +43,7 @@ export function buildLayout(lines: readonly RecognizedLine[], page: LayoutPage):
   const frame = readingFrameOf(kept.map((l) => l.box));
   // Right-to-left pages (Arabic, Hebrew) read rows and columns from the right: mirror the frame.
   const mirror = isRightToLeft(placed.map((p) => p.words.map((w) => w.text).join(' ')));
-  const items: OrderItem[] = kept.map((l) => coreItem(frame, l.box, mirror));
+  const items: OrderItem[] = kept.map((l) => coreItem(frame, l, mirror));
   const rows = readingOrder(items);
   const groups = groupLines(items, rows);
   const clamp = clamper(page);
@@ -102,13 +104,36 @@ export function buildLayout(lines: readonly RecognizedLine[], page: LayoutPage):
   };
 }
 
-/** The line's core box in the reading frame: its centre ± half its text height, its full length. */
-function coreItem(frame: ReadingFrame, box: Quad, mirror: boolean): OrderItem {
-  const b = frameBoxOf(frame, box);
+/**
+ * The line's core box in the reading frame: its centre ± half its text height, and along the line
+ * the extent of its ink (`inkSpan`) rather than the detector's box, whose margins can fill a narrow
+ * column gutter.
+ */
+function coreItem(frame: ReadingFrame, line: RecognizedLine, mirror: boolean): OrderItem {
+  const { box } = line;
+  const span = inkSpan(line);
+  const b = frameBoxOf(frame, span ? sliceQuad(box, span[0], span[1]) : box);
   const height = quadHeight(box);
   const centre = toFrame(frame, { x: (box[0].x + box[1].x + box[2].x + box[3].x) / 4, y: (box[0].y + box[1].y + box[2].y + box[3].y) / 4 });
   const [x0, x1] = mirror ? [-b.x1, -b.x0] : [b.x0, b.x1];
   return { box: { x0, x1, y0: centre.y - height / 2, y1: centre.y + height / 2 }, height };
+}
+
+/**
+ * Where a line's text starts and ends, as fractions of its length: its first character's start and
+ * its last one's end (fitted to the ink by `word-gaps.ts`), but never more than 1.5 median character
+ * widths outside those characters, as a neighbouring line's ink inside the crop can pull them out.
+ */
+function inkSpan(line: RecognizedLine): [number, number] | undefined {
+  const ink = line.chars.filter((c) => c.text.trim() !== '');
+  if (ink.length === 0) return undefined;
+  const width = 1.5 * median(ink.map((c) => c.x1 - c.x0));
+  const first = ink[0], last = ink[ink.length - 1];
+  return [clamp01(Math.max(first.x0, first.x1 - width)), clamp01(Math.min(last.x1, last.x0 + width))];
+}
+
+function clamp01(v: number): number {
+  return Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0;
 }
 
 const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}]/gu;

@@ -12,9 +12,12 @@ interface Interval {
 }
 
 /** Tuning, in units of the page's median line height. */
-const MIN_GUTTER = 0.8; // a column gutter is wider than a word space
+const MIN_GUTTER = 0.55; // a column gutter is wider than a word space
 const MIN_COLUMN_LINE = 8; // text columns hold long lines; receipt prices and form values are short
-const MIN_COLUMN_LINES = 2;
+const MIN_COLUMN_LINES = 3;
+/** Columns of fewer rows must start flush (within `START_TOLERANCE`): see `startsFlush`. */
+const SHORT_COLUMN = 6;
+const START_TOLERANCE = 0.35;
 /** A line crossing a gutter may float (a caption) when narrower than this share of the region. */
 const MAX_FLOAT = 0.25;
 
@@ -23,8 +26,10 @@ const MAX_FLOAT = 0.25;
  * into horizontal bands at empty rows of its y-projection; an empty vertical strip with text on both
  * sides in some band is followed up and down through the bands that leave it empty (short lines
  * crossing it, such as a picture caption, float after the columns), and the region is split there
- * into columns read one after the other only when both sides hold several long lines — a magazine
- * page, not a receipt whose labels and prices leave a gap too. What remains is grouped into rows by
+ * into columns read one after the other only when both sides hold several rows of long text — a
+ * magazine page, not a receipt whose labels and prices leave a gap too — and, for a short strip, the
+ * rows on its right start flush (not a river of wide word spaces). Items may be pieces of lines
+ * (`split-at-gaps.ts`), so a gutter the detector bridged is an empty strip too. What remains is grouped into rows by
  * vertical overlap (> 50%) and read left to right, so a receipt's "label … price" stays one row and
  * scattered scene words read top-to-bottom, left-to-right. Returns rows of item indices. The work
  * spent on column tests is budgeted (O(n) overall), so pathological pages fall back to rows.
@@ -67,7 +72,8 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
       budget.left -= e - s + 1;
       const floating = new Set(floats);
       const body = bands.slice(s, e + 1).flat().filter((k) => !floating.has(k));
-      const split = floats.length <= Math.max(2, body.length / 4) ? columnSplit(items, body, unit, common, budget) : undefined;
+      // Captions cross a gutter in a few rows; a strip that most rows cross is no gutter.
+      const split = floats.length <= Math.max(2, (e - s + 1) / 3) ? columnSplit(items, body, unit, common, e - s + 1, budget) : undefined;
       if (split) {
         const out: number[][] = [];
         append(out, orderRegion(items, bands.slice(0, s).flat(), unit, budget));
@@ -176,6 +182,7 @@ function columnSplit(
   idx: number[],
   unit: number,
   gaps: Interval[],
+  bands: number,
   budget: { left: number },
 ): [number[], number[]] | undefined {
   // Bounds the work on pathological pages (huge tables of short cells) to O(n) tests overall.
@@ -188,7 +195,7 @@ function columnSplit(
     const left = idx.filter((i) => items[i].box.x1 <= mid);
     const right = idx.filter((i) => items[i].box.x1 > mid);
     if (left.some((i) => items[i].box.x1 > g.a + 1e-6) || right.some((i) => items[i].box.x0 < g.b - 1e-6)) continue;
-    if (!looksLikeColumn(items, left, unit) || !looksLikeColumn(items, right, unit)) continue;
+    if (!looksLikeColumn(items, left, unit) || !looksLikeColumn(items, right, unit) || !startsFlush(items, right, unit, bands)) continue;
     if (g.b - g.a > bestWidth) {
       bestWidth = g.b - g.a;
       best = [left, right];
@@ -197,9 +204,24 @@ function columnSplit(
   return best;
 }
 
+/** Several rows of long text; a row's pieces (a line cut at wide word spaces) count as one. */
 function looksLikeColumn(items: readonly OrderItem[], idx: number[], unit: number): boolean {
-  if (idx.length < MIN_COLUMN_LINES) return false;
-  return median(idx.map((i) => items[i].box.x1 - items[i].box.x0)) >= MIN_COLUMN_LINE * unit;
+  const rows = rowsOf(items, idx);
+  if (rows.length < MIN_COLUMN_LINES) return false;
+  return median(rows.map((row) => extentX(items, row)).map(([x0, x1]) => x1 - x0)) >= MIN_COLUMN_LINE * unit;
+}
+
+/**
+ * Whether the rows right of a gutter (`bands` rows in all, floats included) can be a column: a short
+ * one must begin at one x, as columns do. A river of wide word spaces running down a few rows of
+ * justified text has words on its right starting anywhere; long columns need no such test (and
+ * around a picture they do not start flush).
+ */
+function startsFlush(items: readonly OrderItem[], idx: number[], unit: number, bands: number): boolean {
+  if (bands >= SHORT_COLUMN) return true;
+  const starts = rowsOf(items, idx).map((row) => Math.min(...row.map((i) => items[i].box.x0)));
+  const mid = median(starts);
+  return starts.length === bands && starts.every((x) => Math.abs(x - mid) <= START_TOLERANCE * unit);
 }
 
 /** Visual rows: items overlapping vertically by more than half the smaller height, left to right. */
