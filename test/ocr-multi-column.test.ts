@@ -29,7 +29,7 @@ async function renderColumns(t: TestContext, columns: number, gapEm: number, tex
   return page.locator('#t').screenshot({ type: 'png' });
 }
 
-test('a four-column page with 1.2 em gutters reads column by column (the detector joins its rows across the gutters)', async (t) => {
+test('a four-column page with 1.2 em gutters reads column by column (the detector joins its rows across the gutters)', async (t: TestContext) => {
   const text = Array.from({ length: 14 }, (_, i) => SENTENCES[(i * 3) % SENTENCES.length]).join(' ');
   const png = await renderColumns(t, 4, 1.2, text);
   const models = await loadModels({ threads: 1 });

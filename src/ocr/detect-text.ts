@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import { dbPostprocess, DEFAULT_DB_PARAMS, type DbParams } from './db-postprocess.ts';
 import type { DecodedImage } from './decode-image.ts';
 import { distance } from './geometry.ts';
-import { scratchFloats } from './scratch-floats.ts';
 import type { OnnxModel } from './models.ts';
 import type { Quad } from './ocr-types.ts';
+import { scratchFloats } from './scratch-floats.ts';
 
 export interface TextBox {
   /** Original-image pixels; corner 0→1 runs along the side closer to horizontal. */

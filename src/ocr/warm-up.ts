@@ -5,8 +5,6 @@ import type { OcrModels } from './models.ts';
 import type { Quad } from './ocr-types.ts';
 import { recognizeLines } from './recognize-text.ts';
 
-/** A white 1280×720 page: the detector's most common input size (phone and camera photos). */
-const BLANK: DecodedImage = { width: 1280, height: 720, rgb: new Uint8Array(1280 * 720 * 3).fill(255), format: 'png' };
 const LINE: Quad = [{ x: 0, y: 0 }, { x: 640, y: 0 }, { x: 640, y: 48 }, { x: 0, y: 48 }];
 
 /**
@@ -18,7 +16,9 @@ const LINE: Quad = [{ x: 0, y: 0 }, { x: 640, y: 0 }, { x: 640, y: 48 }, { x: 0,
  * @example await warmUp(await loadModels({ threads: 1 }));
  */
 export async function warmUp(models: OcrModels): Promise<void> {
-  for (let run = 0; run < 2; run++) await detectText(BLANK, models.detector);
-  await classifyUpsideDown(BLANK, [LINE], models.classifier);
-  await recognizeLines(BLANK, [LINE], models.recognizer, models.dictionary);
+  // A white 1280×720 page: the detector's most common input size (phone and camera photos).
+  const blank: DecodedImage = { width: 1280, height: 720, rgb: new Uint8Array(1280 * 720 * 3).fill(255), format: 'png' };
+  for (let run = 0; run < 2; run++) await detectText(blank, models.detector);
+  await classifyUpsideDown(blank, [LINE], models.classifier);
+  await recognizeLines(blank, [LINE], models.recognizer, models.dictionary);
 }
