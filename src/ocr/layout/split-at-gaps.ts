@@ -1,24 +1,20 @@
 import type { RecognizedLine } from '../recognized-line.ts';
 import { quadHeight, sliceQuad } from './reading-frame.ts';
+import { median } from './reading-order.ts';
 
 /**
- * Blank gaps at least this many line heights wide cut a line into pieces for the reading order. A
- * word space, even in loosely justified text, stays under it nearly always (measured on rendered
- * justified columns: 1–6 % of word gaps reach 0.6, almost none 0.8); the gutter between two columns
- * that the detector read as one line is wider (0.85–1.35 for gutters of 0.8–1.2 em).
+ * A blank gap cuts a line into pieces for the reading order when it is at least `WIDE_GAP` line
+ * heights wide and `WIDE_GAP_RATIO` times the line's median word gap. Measured on justified columns
+ * rendered by Chromium: a gutter the detector read across is 0.85–1.35 line heights for gutters of
+ * 0.8–1.2 em, while the spaces of a loose justified row reach 0.8 too, but then they are all wide;
+ * a gap that is merely wide is left for the reading order to judge (a river is not a gutter).
  */
 export const WIDE_GAP = 0.55;
-/** …and this many times the line's median word gap: wider than the line's own spacing. */
 export const WIDE_GAP_RATIO = 1.15;
 
 const BLANK = /^\s*$/u;
 /** Right-to-left lines are left whole: their pieces would be ordered by their characters' positions. */
 const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length === 0 ? 0 : s[s.length >> 1];
-}
 
 /**
  * The pieces of a recognized line between its wide blank gaps (the characters' ink extents come from
