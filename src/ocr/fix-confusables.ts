@@ -14,6 +14,8 @@ const UPPER = /[A-Z]/;
  * digits: the rule needs at least twice as many letters as digits, and a digit run of one.
  */
 function fixWord(chars: string[]): string[] {
+  // A plate's letters and digits are what they are read as (`chinesePlates` made its I and O digits).
+  if (isPlate(chars)) return chars;
   const letters = chars.filter((c) => LETTER.test(c)).length;
   const digits = chars.filter((c) => DIGIT.test(c)).length;
   if (letters >= 3 && digits > 0 && letters >= 2 * digits) {
@@ -137,10 +139,6 @@ export function fixConfusables(input: LineReading): LineReading {
   const texts = reading.chars.map((c) => c.text);
   if (!texts.some((t) => t === '0' || t === '1' || t === 'o' || t === 'O')) return reading;
   const fixed = [...texts];
-  for (const { start, end } of wordRuns(texts)) {
-    const word = texts.slice(start, end);
-    // A plate's letters and digits are what they are read as (its I and O are already digits).
-    if (!isPlate(word)) fixWord(word).forEach((t, k) => (fixed[start + k] = t));
-  }
+  for (const { start, end } of wordRuns(texts)) fixWord(texts.slice(start, end)).forEach((t, k) => (fixed[start + k] = t));
   return withCharTexts(reading, fixed);
 }

@@ -5,7 +5,7 @@ import { addWeights, languageOfWord, languagesByWeight, lineLanguageContext } fr
 import { frameBoxOf, quadHeight, quadOfFrameBox, readingFrameOf, sliceQuad, toFrame, type FrameBox, type ReadingFrame } from './reading-frame.ts';
 import { median, readingOrder, type OrderItem } from './reading-order.ts';
 import { splitAtWideGaps } from './split-at-gaps.ts';
-import { splitWords, type WordDraft } from './split-words.ts';
+import { clamp01, splitWords, type WordDraft } from './split-words.ts';
 
 export interface LayoutPage {
   width: number;
@@ -130,10 +130,6 @@ function inkSpan(line: RecognizedLine): [number, number] | undefined {
   const width = 1.5 * median(ink.map((c) => c.x1 - c.x0));
   const first = ink[0], last = ink[ink.length - 1];
   return [clamp01(Math.max(first.x0, first.x1 - width)), clamp01(Math.min(last.x1, last.x0 + width))];
-}
-
-function clamp01(v: number): number {
-  return Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0;
 }
 
 const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}]/gu;

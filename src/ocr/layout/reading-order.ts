@@ -195,7 +195,11 @@ function columnSplit(
     const left = idx.filter((i) => items[i].box.x1 <= mid);
     const right = idx.filter((i) => items[i].box.x1 > mid);
     if (left.some((i) => items[i].box.x1 > g.a + 1e-6) || right.some((i) => items[i].box.x0 < g.b - 1e-6)) continue;
-    if (!looksLikeColumn(items, left, unit) || !looksLikeColumn(items, right, unit) || !startsFlush(items, right, unit, bands)) continue;
+    // Each side as rows (a row's pieces, a line cut at wide word spaces, together), by their x extents.
+    const rowsLeft = rowExtents(items, left);
+    if (!looksLikeColumn(rowsLeft, unit)) continue;
+    const rowsRight = rowExtents(items, right);
+    if (!looksLikeColumn(rowsRight, unit) || !startsFlush(rowsRight, unit, bands)) continue;
     if (g.b - g.a > bestWidth) {
       bestWidth = g.b - g.a;
       best = [left, right];
@@ -204,11 +208,14 @@ function columnSplit(
   return best;
 }
 
-/** Several rows of long text; a row's pieces (a line cut at wide word spaces) count as one. */
-function looksLikeColumn(items: readonly OrderItem[], idx: number[], unit: number): boolean {
-  const rows = rowsOf(items, idx);
+function rowExtents(items: readonly OrderItem[], idx: number[]): Array<[number, number]> {
+  return rowsOf(items, idx).map((row) => extentX(items, row));
+}
+
+/** Several rows of long text. */
+function looksLikeColumn(rows: ReadonlyArray<[number, number]>, unit: number): boolean {
   if (rows.length < MIN_COLUMN_LINES) return false;
-  return median(rows.map((row) => extentX(items, row)).map(([x0, x1]) => x1 - x0)) >= MIN_COLUMN_LINE * unit;
+  return median(rows.map(([x0, x1]) => x1 - x0)) >= MIN_COLUMN_LINE * unit;
 }
 
 /**
@@ -217,9 +224,9 @@ function looksLikeColumn(items: readonly OrderItem[], idx: number[], unit: numbe
  * justified text has words on its right starting anywhere; long columns need no such test (and
  * around a picture they do not start flush).
  */
-function startsFlush(items: readonly OrderItem[], idx: number[], unit: number, bands: number): boolean {
+function startsFlush(rows: ReadonlyArray<[number, number]>, unit: number, bands: number): boolean {
   if (bands >= SHORT_COLUMN) return true;
-  const starts = rowsOf(items, idx).map((row) => Math.min(...row.map((i) => items[i].box.x0)));
+  const starts = rows.map(([x0]) => x0);
   const mid = median(starts);
   return starts.length === bands && starts.every((x) => Math.abs(x - mid) <= START_TOLERANCE * unit);
 }

@@ -1,5 +1,5 @@
 import type { RecognizedLine } from '../recognized-line.ts';
-import { quadHeight, sliceQuad } from './reading-frame.ts';
+import { quadHeight, quadLength, sliceQuad } from './reading-frame.ts';
 import { median } from './reading-order.ts';
 
 /**
@@ -26,7 +26,7 @@ const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 export function splitAtWideGaps(line: RecognizedLine): RecognizedLine[] {
   const { chars, box } = line;
   const height = quadHeight(box);
-  const length = (Math.hypot(box[1].x - box[0].x, box[1].y - box[0].y) + Math.hypot(box[2].x - box[3].x, box[2].y - box[3].y)) / 2;
+  const length = quadLength(box);
   if (!(height > 0) || !(length > 0)) return [line];
   if (RIGHT_TO_LEFT.test(line.text)) return [line];
   // Word gaps: before each character that follows a blank, the width from the previous character.

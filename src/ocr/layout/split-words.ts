@@ -39,7 +39,8 @@ function charsOf(line: RecognizedLine): RecognizedChar[] {
   }));
 }
 
-function clamp01(v: number): number {
+/** A fraction or probability forced into 0..1 (NaN → 0). */
+export function clamp01(v: number): number {
   return Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0;
 }
 
