@@ -8,15 +8,11 @@
  * Options (env): BENCH_SECONDS (per OCR level, default 12), BENCH_AUTH_SECONDS (per auth run, default 5),
  * BENCH_ONLY=auth (part (a) only).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import sharp from 'sharp';
 import autocannon from 'autocannon';
-import { createDatabase } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createAccountsRepository } from '../../src/accounts/accounts-repository.ts';
+import { createStore, PEPPER, projectKey, type BenchStore } from './bench-store.ts';
 import { spawnServer, type Server } from './spawn-server.ts';
 import { closedLoop, percentile, type ClosedLoopResult } from './closed-loop.ts';
 
@@ -28,7 +24,6 @@ const AUTH_ROUNDS = 5;
 const ONLY = process.env.BENCH_ONLY;
 const PG_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 const REDIS_URL = process.env.REDIS_URL;
-const PEPPER = 'bench-pepper-0123456789abcdef';
 const PHOTO_DIR = path.resolve(ROOT, '../shared/data/ocr-dev/images');
 
 async function photo(): Promise<{ base64: string; name: string }> {
@@ -41,61 +36,6 @@ async function photo(): Promise<{ base64: string; name: string }> {
   const lines = Array.from({ length: 12 }, (_, i) => `<text x="60" y="${80 + i * 52}" font-size="36" font-family="sans-serif">Street sign ${i + 1}: OPEN 24 HOURS · EXIT ${i * 3}</text>`);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="100%" height="100%" fill="#ddd"/>${lines.join('')}</svg>`;
   return { base64: (await sharp(Buffer.from(svg)).jpeg().toBuffer()).toString('base64'), name: 'rendered 1280×720 text' };
-}
-
-/** A store for the run: a fresh PostgreSQL database, or an SQLite file in a temp dir. */
-async function createStore(): Promise<{ env: Record<string, string>; token: string; accountId: string; drop(): Promise<void> }> {
-  const accountId = 'bench';
-  if (PG_URL) {
-    const name = `lgbench_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(PG_URL);
-    u.pathname = `/${name}`;
-    const handle = createDatabase(u.toString());
-    await migrateToLatest(handle.db);
-    const { secret } = await createAccountsRepository(handle.db, PEPPER).createAccount(accountId);
-    await handle.destroy();
-    return {
-      env: { DATABASE_URL: u.toString(), ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `${name}:` } : {}) },
-      token: secret,
-      accountId,
-      async drop() {
-        const c = new pg.Client({ connectionString: PG_URL });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      },
-    };
-  }
-  const dir = fs.mkdtempSync(path.join(ROOT, '.tmp-bench-'));
-  const handle = createDatabase(`sqlite://${path.join(dir, 'legible.db')}`);
-  await migrateToLatest(handle.db);
-  const { secret } = await createAccountsRepository(handle.db, PEPPER).createAccount(accountId);
-  await handle.destroy();
-  return { env: { DATA_DIR: dir }, token: secret, accountId, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
-
-async function api(base: string, token: string, method: string, url: string, body?: unknown): Promise<any> {
-  const res = await fetch(base + url, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/** One project with ocr enabled (quota out of the way) and its key; optionally ocr disabled afterwards. */
-async function projectKey(base: string, token: string, accountId: string, disableOcr: boolean): Promise<string> {
-  const { projectId } = await api(base, token, 'POST', `/api/accounts/${accountId}/projects`, {});
-  await api(base, token, 'POST', `/api/projects/${projectId}/apis`, { api: 'ocr' });
-  await api(base, token, 'PATCH', `/api/projects/${projectId}/apis/ocr`, { quota: { requestsPerMinute: 1_000_000 } });
-  const { keyString } = await api(base, token, 'POST', `/api/projects/${projectId}/api-keys`, { displayName: 'bench' });
-  if (disableOcr) await api(base, token, 'DELETE', `/api/projects/${projectId}/apis/ocr`);
-  return keyString;
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
@@ -117,7 +57,7 @@ interface AuthRun {
 }
 
 /** Starts a fresh bare server and a fresh Legible node; the keys made on the first node live in the store. */
-async function authServers(store: Awaited<ReturnType<typeof createStore>>): Promise<{ bare: Server; node: Server }> {
+async function authServers(store: BenchStore): Promise<{ bare: Server; node: Server }> {
   const [bare, node] = await Promise.all([
     spawnServer('bench/load/bare-server.ts', {}),
     spawnServer('src/main.ts', { ...store.env, LOG_LEVEL: 'warn', SECRET_PEPPER: PEPPER, OCR_WORKERS: '1' }),
@@ -125,7 +65,7 @@ async function authServers(store: Awaited<ReturnType<typeof createStore>>): Prom
   return { bare, node };
 }
 
-async function authPath(store: Awaited<ReturnType<typeof createStore>>): Promise<string> {
+async function authPath(store: BenchStore): Promise<string> {
   const body = JSON.stringify({ requests: [{ image: { content: 'aGVsbG8=' }, features: [{ type: 'TEXT_DETECTION' }] }] });
   const names = ['bare Fastify route, same 403 body (baseline)', 'auth path: mistyped key → 401', 'auth path: valid key, ocr disabled → 403'];
   const runs = new Map<string, AuthRun[]>(names.map((name) => [name, []]));

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { EngineImageResult, EngineRun } from './engine-run.ts';
 import { mapLimit } from './map-limit.ts';
 import { isSingleLine, type OcrDevRecord } from './ocr-dev-manifest.ts';
+import { peakRss } from './peak-rss.ts';
 
 /** Tesseract's language packs for the set's `lang` values (Debian `tesseract-ocr-<pack>`). */
 const PACKS: Record<string, string> = {
@@ -59,7 +60,7 @@ export async function runTesseract(records: ReadonlyArray<OcrDevRecord & { file:
   const sampler = setInterval(() => {
     let sum = 0;
     for (const pid of live.keys()) {
-      const hwm = readHwm(pid);
+      const hwm = peakRss(pid);
       if (hwm > (live.get(pid) ?? 0)) live.set(pid, hwm);
       sum += live.get(pid) ?? 0;
     }
@@ -81,15 +82,6 @@ export async function runTesseract(records: ReadonlyArray<OcrDevRecord & { file:
     return { engine: 'Tesseract', results, wallMs, peakRssBytes: peak };
   } finally {
     clearInterval(sampler);
-  }
-}
-
-function readHwm(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
   }
 }
 
