@@ -1,8 +1,7 @@
 import sharp from 'sharp';
-import decodeBmp from 'bmp-js';
-import decodeIco from 'decode-ico';
 import decodeHeic from 'heic-decode';
-import { bmpHeaderSize, icoHeaderSize, pngHeaderSize, sniffImageFormat, type HeaderSize, type ImageFormat } from './image-format.ts';
+import { decodeBmp, decodeIconDib } from './decode-bmp.ts';
+import { bmpHeaderSize, icoHeaderSize, icoLargestEntry, pngHeaderSize, sniffImageFormat, type HeaderSize, type ImageFormat } from './image-format.ts';
 import { OcrFailure } from './ocr-failure.ts';
 
 /** Google Vision's limits: 75 megapixels (checked from the header) and 20 MB of encoded bytes. */
@@ -39,25 +38,17 @@ async function headerSize(bytes: Uint8Array, format: ImageFormat): Promise<Heade
   return meta.width && meta.height ? { width: meta.width, height: meta.height } : undefined;
 }
 
-/** bmp-js yields ABGR (alpha unused without `is_with_alpha`). */
-function bmpPixels(bytes: Uint8Array): RawPixels {
-  const bmp = decodeBmp.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  const rgb = new Uint8Array(bmp.width * bmp.height * 3);
-  for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
-    rgb[j] = bmp.data[i + 3];
-    rgb[j + 1] = bmp.data[i + 2];
-    rgb[j + 2] = bmp.data[i + 1];
-  }
-  return { data: rgb, width: bmp.width, height: bmp.height, channels: 3 };
+/** Already RGB, flattened on white and upright: BMP and BMP icon entries come from our own reader. */
+interface ReadyPixels {
+  ready: { rgb: Uint8Array; width: number; height: number };
 }
 
-/** The largest entry of an ICO; PNG entries go back through sharp. */
-function icoLargest(bytes: Uint8Array): RawPixels | Uint8Array {
-  const entries = decodeIco(bytes);
-  if (entries.length === 0) throw new Error('the icon has no images');
-  const best = entries.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
-  if (best.type === 'png') return best.data;
-  return { data: new Uint8Array(best.data.buffer, best.data.byteOffset, best.data.byteLength), width: best.width, height: best.height, channels: 4 };
+/** The largest entry of an ICO (the only one decoded); PNG entries go back through sharp. */
+function icoLargest(bytes: Uint8Array): ReadyPixels | Uint8Array {
+  const entry = icoLargestEntry(bytes);
+  if (entry === undefined) throw new Error('the icon directory is truncated');
+  if (entry.isPng) return bytes.subarray(entry.offset, entry.offset + entry.length);
+  return { ready: decodeIconDib(bytes, entry.offset, { maxPixels: MAX_IMAGE_PIXELS }) };
 }
 
 async function heicPixels(bytes: Uint8Array): Promise<RawPixels> {
@@ -99,6 +90,7 @@ export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
   try {
     size = await headerSize(bytes, format);
   } catch (cause) {
+    if (cause instanceof OcrFailure) throw cause; // an ICO with too many entries
     throw corrupt(format, cause);
   }
   if (size === undefined || size.width < 1 || size.height < 1) throw corrupt(format, new Error('no valid size in the header'));
@@ -106,8 +98,8 @@ export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
     throw new OcrFailure('IMAGE_TOO_LARGE', `The image is ${size.width}×${size.height} pixels; the limit is 75 megapixels.`);
   }
   try {
-    const source = format === 'bmp' ? bmpPixels(bytes) : format === 'ico' ? icoLargest(bytes) : format === 'heic' ? await heicPixels(bytes) : bytes;
-    const { rgb, width, height } = await toRgb(source);
+    const source = format === 'bmp' ? { ready: decodeBmp(bytes, { maxPixels: MAX_IMAGE_PIXELS }) } : format === 'ico' ? icoLargest(bytes) : format === 'heic' ? await heicPixels(bytes) : bytes;
+    const { rgb, width, height } = 'ready' in source ? source.ready : await toRgb(source);
     return { width, height, rgb, format };
   } catch (cause) {
     if (cause instanceof OcrFailure) throw cause;

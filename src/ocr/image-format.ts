@@ -1,3 +1,6 @@
+import { readDibHeader } from './decode-bmp.ts';
+import { OcrFailure } from './ocr-failure.ts';
+
 /**
  * Image formats recognised by their magic bytes (never by name or declared MIME type), and the
  * pixel size read from the header alone, so oversized images are refused before any decoding.
@@ -44,13 +47,10 @@ export interface HeaderSize {
   height: number;
 }
 
-/** BITMAPINFOHEADER (or the older core header): width and |height| (negative = top-down). */
+/** A DIB header (the .bmp file's at 14): width and |height|, read as `decode-bmp.ts` reads them. */
 export function bmpHeaderSize(bytes: Uint8Array, offset = 14): HeaderSize | undefined {
-  if (bytes.length < offset + 12) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerSize = view.getUint32(offset, true);
-  if (headerSize === 12) return { width: view.getUint16(offset + 4, true), height: view.getUint16(offset + 6, true) };
-  return { width: Math.abs(view.getInt32(offset + 4, true)), height: Math.abs(view.getInt32(offset + 8, true)) };
+  const header = readDibHeader(bytes, offset);
+  return header ? { width: header.width, height: header.height } : undefined;
 }
 
 /** IHDR, which the PNG specification requires to be the first chunk. */
@@ -60,25 +60,50 @@ export function pngHeaderSize(bytes: Uint8Array, offset: number): HeaderSize | u
   return { width: view.getUint32(offset + 16), height: view.getUint32(offset + 20) };
 }
 
+/** Real icons hold a handful of sizes; more entries than this is an attack on the decoder, not an icon. */
+export const MAX_ICO_ENTRIES = 64;
+
+export interface IcoEntry extends HeaderSize {
+  /** Where the entry's PNG or DIB starts, and its byte length as the directory says (clipped to the file). */
+  offset: number;
+  length: number;
+  isPng: boolean;
+}
+
 /**
- * The largest image inside an ICO/CUR, from its directory and each entry's own header (a PNG
- * entry's IHDR or a BMP entry's info header; the directory's one-byte sizes cap at 256).
+ * The image of an ICO/CUR to read: the largest entry, by each entry's own header (a PNG entry's IHDR
+ * or a BMP entry's info header; the directory's one-byte sizes cap at 256). Every entry is counted
+ * (at most `MAX_ICO_ENTRIES`) and bounds-checked; only the chosen one will be decoded.
+ * `undefined` when the directory or an entry header lies outside the bytes.
  */
-export function icoHeaderSize(bytes: Uint8Array): HeaderSize | undefined {
+export function icoLargestEntry(bytes: Uint8Array): IcoEntry | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 6) return undefined;
   const count = view.getUint16(4, true);
-  let largest: HeaderSize | undefined;
+  if (count > MAX_ICO_ENTRIES) {
+    throw new OcrFailure('IMAGE_TOO_LARGE', `The icon holds ${count} images; the limit is ${MAX_ICO_ENTRIES}.`);
+  }
+  let largest: IcoEntry | undefined;
   for (let i = 0; i < count; i++) {
     const entry = 6 + i * 16;
     if (entry + 16 > bytes.length) return undefined;
-    const dataOffset = view.getUint32(entry + 12, true);
-    if (dataOffset + 8 > bytes.length) return undefined;
-    const isPng = bytes[dataOffset] === 0x89 && ascii(bytes, dataOffset + 1, dataOffset + 4) === 'PNG';
-    const size = isPng ? pngHeaderSize(bytes, dataOffset) : bmpHeaderSize(bytes, dataOffset);
+    const length = view.getUint32(entry + 8, true);
+    const offset = view.getUint32(entry + 12, true);
+    if (offset < 6 + count * 16 || offset + 8 > bytes.length) return undefined;
+    const isPng = bytes[offset] === 0x89 && ascii(bytes, offset + 1, offset + 4) === 'PNG';
+    const size = isPng ? pngHeaderSize(bytes, offset) : bmpHeaderSize(bytes, offset);
     if (size === undefined) return undefined;
     // A BMP entry's height counts the AND mask too.
-    const actual = isPng ? size : { width: size.width, height: Math.ceil(size.height / 2) };
-    if (!largest || actual.width * actual.height > largest.width * largest.height) largest = actual;
+    const actual = isPng ? size : { width: size.width, height: Math.floor(size.height / 2) };
+    if (!largest || actual.width * actual.height > largest.width * largest.height) {
+      largest = { ...actual, offset, length: Math.min(length, bytes.length - offset), isPng };
+    }
   }
   return largest;
+}
+
+/** The size of the entry `icoLargestEntry` picks. */
+export function icoHeaderSize(bytes: Uint8Array): HeaderSize | undefined {
+  const entry = icoLargestEntry(bytes);
+  return entry ? { width: entry.width, height: entry.height } : undefined;
 }
