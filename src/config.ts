@@ -27,6 +27,8 @@ const EnvSchema = Type.Object({
   OCR_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   /** Images waiting for a worker before new ones are refused as overloaded. */
   OCR_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100000, default: 64 }),
+  /** Wall-clock limit per image once a worker takes it; past it the worker is replaced and the entry answers DEADLINE_EXCEEDED. */
+  OCR_IMAGE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
   /** Load the OCR models when the server starts (in the background) instead of on the first image. */
   OCR_WARM: Type.Boolean({ default: true }),
   /** Fetch `image.source.imageUri` over http(s) (SSRF-guarded). Off by default. */
@@ -58,6 +60,7 @@ export interface Config {
     readonly workers: number;
     readonly threads: number;
     readonly queueMax: number;
+    readonly imageTimeoutMs: number;
     readonly warm: boolean;
     readonly imageUriFetch: boolean;
     readonly imageUriAllowedAddresses: readonly string[];
@@ -99,6 +102,7 @@ export function loadConfig(env: Env): Config {
       workers: e.OCR_WORKERS,
       threads: e.OCR_THREADS,
       queueMax: e.OCR_QUEUE_MAX,
+      imageTimeoutMs: e.OCR_IMAGE_TIMEOUT_MS,
       warm: e.OCR_WARM,
       imageUriFetch: e.IMAGE_URI_FETCH,
       imageUriAllowedAddresses: e.IMAGE_URI_ALLOWED_ADDRESSES.split(',').map((a) => a.trim()).filter(Boolean),

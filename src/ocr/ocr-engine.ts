@@ -13,13 +13,19 @@ import type { OcrTask } from './ocr-worker.ts';
  * never as thrown errors (class instances do not survive the thread boundary).
  *
  * @example
- *   const engine = createOcrEngine({ workers: 2, threads: 1, queueMax: 64 });
+ *   const engine = createOcrEngine({ workers: 2, threads: 1, queueMax: 64, imageTimeoutMs: 30_000 });
  *   const outcome = await engine.run(bytes, { mode: 'text', languageHints: [] });
  *   if (outcome.ok) console.log(outcome.value.text);
  *   await engine.close();
  */
 export interface OcrEngine {
-  run(image: Uint8Array, options: OcrOptions): Promise<OcrOutcome>;
+  /** One image in a place of its own: `OVERLOADED` when every place is taken. */
+  run(image: Uint8Array, options: OcrOptions, runOptions?: OcrRunOptions): Promise<OcrOutcome>;
+  /**
+   * `count` places (a worker or the queue) for one request, all or none: `undefined` when they do
+   * not all fit, so a request is refused whole and at once instead of after some of its images ran.
+   */
+  reserve(count: number): OcrReservation | undefined;
   /** Images waiting for a free worker. */
   readonly queueSize: number;
   /** Resolves once every worker has started, loaded its models and run them once (`warm-up.ts`). */
@@ -27,6 +33,18 @@ export interface OcrEngine {
   /** True after `ready()` resolved: the models are loaded. */
   readonly isReady: boolean;
   close(): Promise<void>;
+}
+
+export interface OcrRunOptions {
+  /** This image's wall-clock limit, from when a worker takes it (default: the engine's `imageTimeoutMs`). */
+  timeoutMs?: number;
+}
+
+export interface OcrReservation {
+  /** Reads one image in one of the reserved places; `OVERLOADED` once they are used up. Its place is given back when it is done. */
+  run(image: Uint8Array, options: OcrOptions, runOptions?: OcrRunOptions): Promise<OcrOutcome>;
+  /** Gives back the places not used (call it when the request is done; repeated calls do nothing). */
+  release(): void;
 }
 
 export interface OcrEngineOptions {
@@ -38,7 +56,15 @@ export interface OcrEngineOptions {
   queueMax: number;
   /** Return per-stage timings (ms) with each result. */
   profile?: boolean;
+  /**
+   * Wall-clock limit per image, counted from when a worker takes it; past it the worker is stopped
+   * (and replaced) and the image answers `TIMEOUT`. The server sets it from `OCR_IMAGE_TIMEOUT_MS`.
+   */
+  imageTimeoutMs?: number;
 }
+
+/** The CLI's and benchmarks' limit (the server's is `OCR_IMAGE_TIMEOUT_MS`). */
+const DEFAULT_IMAGE_TIMEOUT_MS = 120_000;
 
 const WORKER_URL = new URL('./ocr-worker.ts', import.meta.url);
 
@@ -65,30 +91,79 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     workerData: { threads: opts.threads },
     execArgv: workerExecArgv(),
   });
-  let inFlight = 0;
+  /** Places taken: images running or waiting, and places reserved for images not sent yet. */
+  let taken = 0;
+  let running = 0;
+  /** Images waiting for a worker, started in order; the pool's own queue stays empty. */
+  const waiting: Array<() => void> = [];
   let isReady = false;
   let closed = false;
+  const capacity = opts.workers + opts.queueMax;
 
-  async function run(image: Uint8Array, options: OcrOptions): Promise<OcrOutcome> {
-    if (closed) return { ok: false, code: 'INTERNAL', message: 'The OCR engine is closed.' };
-    if (inFlight >= opts.workers + opts.queueMax) {
-      return { ok: false, code: 'OVERLOADED', message: 'Too many images are waiting for text recognition.' };
+  function startNext(): void {
+    while (running < opts.workers && waiting.length > 0) {
+      running += 1;
+      waiting.shift()!();
     }
+  }
+
+  /** Runs one image in a place already taken; the deadline starts when a worker is free for it. */
+  async function runInPlace(image: Uint8Array, options: OcrOptions, runOptions: OcrRunOptions | undefined): Promise<OcrOutcome> {
     // Copy into a buffer we own and transfer it: no second copy, and the caller's bytes stay usable
     // (a Node Buffer often shares its ArrayBuffer with other buffers, which must not be detached).
     const bytes = new Uint8Array(image);
-    inFlight += 1;
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      startNext();
+    });
+    const timeoutMs = runOptions?.timeoutMs ?? opts.imageTimeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS;
+    // Aborting a running task makes piscina terminate its worker: the only way to stop a decoder or
+    // an inference that does not return, and the worker's memory goes with it.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
     try {
       const outcome = await pool.run(
         { kind: 'ocr', image: bytes, options, profile: opts.profile === true },
-        { transferList: [bytes.buffer] },
+        { transferList: [bytes.buffer], signal: deadline.signal },
       );
       return outcome ?? { ok: false, code: 'INTERNAL', message: 'The OCR worker returned nothing.' };
     } catch (err) {
+      if (deadline.signal.aborted) return { ok: false, code: 'TIMEOUT', message: `Text recognition took longer than ${timeoutMs} ms.` };
       return { ok: false, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
     } finally {
-      inFlight -= 1;
+      clearTimeout(timer);
+      running -= 1;
+      taken -= 1;
+      startNext();
     }
+  }
+
+  const overloaded: OcrOutcome = { ok: false, code: 'OVERLOADED', message: 'Too many images are waiting for text recognition.' };
+  const closedOutcome: OcrOutcome = { ok: false, code: 'INTERNAL', message: 'The OCR engine is closed.' };
+
+  function reserve(count: number): OcrReservation | undefined {
+    if (closed || taken + count > capacity) return undefined;
+    taken += count;
+    let held = count;
+    return {
+      run(image, options, runOptions) {
+        if (closed) return Promise.resolve(closedOutcome);
+        if (held === 0) return Promise.resolve(overloaded);
+        held -= 1;
+        return runInPlace(image, options, runOptions);
+      },
+      release() {
+        taken -= held;
+        held = 0;
+      },
+    };
+  }
+
+  async function run(image: Uint8Array, options: OcrOptions, runOptions?: OcrRunOptions): Promise<OcrOutcome> {
+    if (closed) return closedOutcome;
+    const place = reserve(1);
+    if (!place) return overloaded;
+    return place.run(image, options, runOptions);
   }
 
   async function ready(): Promise<void> {
@@ -101,9 +176,10 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
 
   return {
     run,
+    reserve,
     ready,
     get queueSize() {
-      return pool.queueSize;
+      return waiting.length + pool.queueSize;
     },
     get isReady() {
       return isReady;

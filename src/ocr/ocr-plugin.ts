@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { createOcrEngine, type OcrEngine } from './ocr-engine.ts';
+import { createOcrEngine, type OcrEngine, type OcrReservation } from './ocr-engine.ts';
+import type { OcrOutcome } from './ocr-types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,7 +11,7 @@ declare module 'fastify' {
 }
 
 export interface OcrPluginOptions {
-  ocr: Pick<Config['ocr'], 'workers' | 'threads' | 'queueMax'>;
+  ocr: Pick<Config['ocr'], 'workers' | 'threads' | 'queueMax'> & Partial<Pick<Config['ocr'], 'imageTimeoutMs'>>;
   /** Receives each image's per-stage timings in ms (`/metrics` stage histogram); turns profiling on. */
   onStageTimings?: (timings: Record<string, number>) => void;
 }
@@ -22,15 +23,25 @@ export interface OcrPluginOptions {
  */
 export const ocrPlugin = fp<OcrPluginOptions>(
   async (app, { ocr, onStageTimings }) => {
-    const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile: onStageTimings !== undefined });
-    // Same engine (its getters stay live through the prototype), with `run` reporting stage timings.
+    const engine = createOcrEngine({
+      workers: ocr.workers,
+      threads: ocr.threads,
+      queueMax: ocr.queueMax,
+      imageTimeoutMs: ocr.imageTimeoutMs,
+      profile: onStageTimings !== undefined,
+    });
+    // Same engine (its getters stay live through the prototype), with every run reporting stage timings.
+    const report = (outcome: OcrOutcome): OcrOutcome => {
+      if (outcome.ok && outcome.timings) onStageTimings?.(outcome.timings);
+      return outcome;
+    };
     const observed: OcrEngine = onStageTimings
       ? Object.create(engine, {
-          run: {
-            value: async (...args: Parameters<OcrEngine['run']>) => {
-              const outcome = await engine.run(...args);
-              if (outcome.ok && outcome.timings) onStageTimings(outcome.timings);
-              return outcome;
+          run: { value: async (...args: Parameters<OcrEngine['run']>) => report(await engine.run(...args)) },
+          reserve: {
+            value: (count: number): OcrReservation | undefined => {
+              const places = engine.reserve(count);
+              return places && { run: async (...args: Parameters<OcrReservation['run']>) => report(await places.run(...args)), release: () => places.release() };
             },
           },
         })

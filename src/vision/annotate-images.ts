@@ -1,6 +1,6 @@
 import { AppError, GRPC_CODES } from '../errors.ts';
-import type { OcrEngine } from '../ocr/ocr-engine.ts';
-import type { OcrOutcome } from '../ocr/ocr-types.ts';
+import type { OcrEngine, OcrReservation } from '../ocr/ocr-engine.ts';
+import type { OcrMode, OcrOutcome } from '../ocr/ocr-types.ts';
 import { resolveImageBytes, type ImageSourcePolicy } from './image-source.ts';
 import { checkLanguageHint } from './supported-languages.ts';
 import { planFeatures, unsupportedFeaturesMessage } from './vision-features.ts';
@@ -8,7 +8,7 @@ import type { AnnotateImageRequest, BatchAnnotateImagesRequest } from './vision-
 import { annotateImageResponse, type JsonObject, type SerializeOptions } from './vision-response.ts';
 
 export interface AnnotateDeps {
-  engine: Pick<OcrEngine, 'run'>;
+  engine: Pick<OcrEngine, 'reserve'>;
   imageSource: ImageSourcePolicy;
 }
 
@@ -18,6 +18,12 @@ export interface AnnotateOptions {
 
 /** Seconds a client should wait after the engine's queue was full (Google's client retries 503). */
 const OVERLOADED_RETRY_AFTER_SECONDS = 2;
+
+function overloaded(): AppError {
+  return new AppError('UNAVAILABLE', 'The service is overloaded: too many images are waiting for text recognition. Retry later.', {
+    retryAfter: OVERLOADED_RETRY_AFTER_SECONDS,
+  });
+}
 
 interface Status {
   code: number;
@@ -38,16 +44,21 @@ function failureStatus(outcome: Extract<OcrOutcome, { ok: false }>): Status {
     case 'TIMEOUT':
       return { code: GRPC_CODES.DEADLINE_EXCEEDED, message: 'Text recognition timed out for this image.' };
     case 'OVERLOADED':
-      throw new AppError('UNAVAILABLE', 'The service is overloaded: too many images are waiting for text recognition. Retry later.', {
-        retryAfter: OVERLOADED_RETRY_AFTER_SECONDS,
-      });
+      throw overloaded();
     default:
       return { code: GRPC_CODES.INTERNAL, message: 'Internal error while reading this image.' };
   }
 }
 
-/** One `AnnotateImageResponse`; throws only AppError UNAVAILABLE (engine overloaded). */
-async function annotateOne(entry: AnnotateImageRequest, deps: AnnotateDeps, opts: AnnotateOptions): Promise<JsonObject> {
+/** An entry that will reach the engine: its places are reserved before any image is fetched or read. */
+interface OcrJob {
+  entry: AnnotateImageRequest;
+  plan: ReturnType<typeof planFeatures> & { mode: OcrMode };
+  hints: string[];
+}
+
+/** The entry's own error if it is refused without reading an image, else the job to run. */
+function prepare(entry: AnnotateImageRequest): OcrJob | JsonObject {
   const plan = planFeatures(entry.features ?? []);
   if (!entry.image || (entry.features ?? []).length === 0) {
     return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' });
@@ -60,10 +71,16 @@ async function annotateOne(entry: AnnotateImageRequest, deps: AnnotateDeps, opts
     const check = checkLanguageHint(hint);
     if (!check.ok) return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: check.message });
   }
+  return { entry, plan: plan as OcrJob['plan'], hints };
+}
+
+/** One `AnnotateImageResponse`, in a place already reserved; throws only AppError UNAVAILABLE. */
+async function annotateOne(job: OcrJob, engine: OcrReservation, deps: AnnotateDeps, opts: AnnotateOptions): Promise<JsonObject> {
+  const { entry, plan, hints } = job;
   const image = await resolveImageBytes(entry.image, deps.imageSource);
   if (!image.ok) return entryError({ code: image.code, message: image.message });
 
-  const outcome = await deps.engine.run(image.bytes, { mode: plan.mode, languageHints: hints });
+  const outcome = await engine.run(image.bytes, { mode: plan.mode, languageHints: hints });
   if (!outcome.ok) return entryError(failureStatus(outcome));
 
   const confidence = plan.mode === 'document' || entry.imageContext?.textDetectionParams?.enableTextDetectionConfidenceScore === true;
@@ -79,16 +96,25 @@ async function annotateOne(entry: AnnotateImageRequest, deps: AnnotateDeps, opts
 
 /**
  * BatchAnnotateImages: one response per request entry, in request order. A bad entry fails only
- * itself (HTTP 200 with that entry's `error`), as Google does; an overloaded engine fails the
- * whole request with 503 UNAVAILABLE + Retry-After.
+ * itself (HTTP 200 with that entry's `error`), as Google does. A request is admitted whole or refused
+ * whole: the engine places for all its images are reserved before any `imageUri` is fetched or any
+ * image decoded, and when they do not fit it is answered 503 UNAVAILABLE + Retry-After at once.
  */
 export async function annotateImages(
   request: BatchAnnotateImagesRequest,
   deps: AnnotateDeps,
   opts: AnnotateOptions,
 ): Promise<{ responses: JsonObject[] }> {
-  const settled = await Promise.allSettled(request.requests.map((entry) => annotateOne(entry, deps, opts)));
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (failed) throw (failed as PromiseRejectedResult).reason;
-  return { responses: settled.map((s) => (s as PromiseFulfilledResult<JsonObject>).value) };
+  const prepared = request.requests.map(prepare);
+  const jobs = prepared.filter((p): p is OcrJob => 'plan' in p && 'hints' in p && 'entry' in p);
+  const places = jobs.length > 0 ? deps.engine.reserve(jobs.length) : undefined;
+  if (jobs.length > 0 && places === undefined) throw overloaded();
+  try {
+    const settled = await Promise.allSettled(prepared.map((p) => (jobs.includes(p as OcrJob) ? annotateOne(p as OcrJob, places!, deps, opts) : p)));
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    return { responses: settled.map((s) => (s as PromiseFulfilledResult<JsonObject>).value) };
+  } finally {
+    places?.release();
+  }
 }
