@@ -1,5 +1,6 @@
 import net from 'node:net';
 import type { ApiName } from '../projects/api-catalog.ts';
+import { compileGlob } from './glob-matcher.ts';
 import { REFERRER_PATTERN } from './key-restriction-formats.ts';
 
 /**
@@ -56,16 +57,11 @@ function ipMatcher(entries: string[]): (ip: string) => boolean {
   };
 }
 
-function globToRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${escaped}$`, 'i');
-}
-
 /** One compiled Google-style referrer pattern (see `REFERRER_PATTERN`). */
 function referrerMatcher(pattern: string): (url: URL) => boolean {
   const [, scheme, host, port, path] = REFERRER_PATTERN.exec(pattern) ?? [];
   const lowerHost = (host ?? '').toLowerCase();
-  const pathRe = path ? globToRegExp(path) : undefined;
+  const pathMatches = path ? compileGlob(path) : undefined;
   return (url) => {
     const protocol = url.protocol.replace(/:$/, '');
     if (scheme && scheme !== '*' ? protocol !== scheme.toLowerCase() : protocol !== 'http' && protocol !== 'https') return false;
@@ -76,7 +72,7 @@ function referrerMatcher(pattern: string): (url: URL) => boolean {
       } else if (hostname !== lowerHost) return false;
     }
     if (port !== '*' && (url.port || '') !== (port ?? '')) return false;
-    return pathRe ? pathRe.test(`${url.pathname}${url.search}`) : true;
+    return pathMatches ? pathMatches(`${url.pathname}${url.search}`) : true;
   };
 }
 
