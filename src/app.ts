@@ -44,6 +44,10 @@ export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Time to receive a whole request (headers and body) before the socket is dropped (slow-loris guard). */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 /**
  * Builds the whole service: every plugin and route module is listed here, explicitly, in order.
  * Only `main.ts` listens; tests call `buildApp` and `inject`.
@@ -54,7 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logStream ? { ...(loggerOptions(config.logLevel) as object), stream: deps.logStream } : loggerOptions(config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    trustProxy: config.trustProxy,
+    // A hop count as the function Fastify would build from it (its types take no number).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy === false ? false : [...config.trustProxy],
     requestIdHeader: 'x-request-id',
     genReqId: createRequestIdGenerator(),
     // Router-level failures (a path param over maxParamLength, a malformed URL) get the envelope too.

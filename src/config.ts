@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -20,7 +21,12 @@ const EnvSchema = Type.Object({
   ),
   /** HMAC pepper for credential hashes. Every node of a deployment must share it. */
   SECRET_PEPPER: Type.Optional(Type.String({ minLength: 16 })),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  /**
+   * Which peers may set the client address through `X-Forwarded-For`: `false`, the number of proxy
+   * hops in front of the node (`1` behind one load balancer), or the proxies' addresses/CIDRs. Never
+   * `true`: that takes the leftmost entry, which the client writes (docs/decisions.md "TRUST_PROXY").
+   */
+  TRUST_PROXY: Type.String({ default: 'false', pattern: '^(false|[0-9]{1,2}|[0-9a-fA-F:./, ]+)$' }),
   /** OCR worker threads; two single-threaded workers beat one two-threaded worker on 2 cores. */
   OCR_WORKERS: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   /** onnxruntime intra-op threads per worker. */
@@ -55,7 +61,8 @@ export interface Config {
   readonly redisKeyPrefix: string;
   readonly logLevel: string;
   readonly secretPepper?: string;
-  readonly trustProxy: boolean;
+  /** Fastify's `trustProxy`: off, a hop count, or the trusted proxies' addresses/CIDRs. */
+  readonly trustProxy: false | number | readonly string[];
   readonly ocr: {
     readonly workers: number;
     readonly threads: number;
@@ -72,6 +79,24 @@ export interface Config {
 }
 
 export type Env = Record<string, string | undefined>;
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = net.isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+function parseTrustProxy(value: string): Config['trustProxy'] {
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (entries.length === 0 || bad.length > 0) {
+    throw new Error(`Invalid configuration:\n  TRUST_PROXY: expected false, a hop count or proxy addresses/CIDRs (got ${JSON.stringify(value)})`);
+  }
+  return Object.freeze(entries);
+}
 
 /** Validates the environment once; throws an Error naming every bad variable. */
 export function loadConfig(env: Env): Config {
@@ -97,7 +122,7 @@ export function loadConfig(env: Env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     logLevel: e.LOG_LEVEL,
     secretPepper: e.SECRET_PEPPER,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     ocr: Object.freeze({
       workers: e.OCR_WORKERS,
       threads: e.OCR_THREADS,
