@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldViolation } from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
+import { redactUrl } from './logger-options.ts';
 
 /** `/body/requests/0/image` → `requests[0].image` (Google's field path style). */
 export function toFieldPath(instancePath: string, missingProperty?: string): string {
@@ -75,5 +76,5 @@ export function errorHandler(err: unknown, request: FastifyRequest, reply: Fasti
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
-  errorHandler(new AppError('NOT_FOUND', `The requested URL ${request.method} ${request.url.split('?')[0]} was not found on this server.`), request, reply);
+  errorHandler(new AppError('NOT_FOUND', `The requested URL ${request.method} ${redactUrl(request.url.split('?')[0])} was not found on this server.`), request, reply);
 }

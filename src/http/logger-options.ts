@@ -1,10 +1,32 @@
 import type { FastifyServerOptions } from 'fastify';
 
-/** Query parameters that carry credentials (Google's `?key=`, OAuth's `access_token`). */
-const SECRET_QUERY = /([?&](?:key|access_token|oauth_token|token)=)[^&#]*/gi;
+/** Parameters that carry credentials (Google's `?key=`, OAuth's `access_token`), by decoded name. */
+const CREDENTIAL_PARAMS = new Set(['key', 'access_token', 'oauth_token', 'token', 'api_key', 'apikey']);
+/** A Legible secret anywhere (a path segment, another parameter): prefix and 20+ body characters. */
+const SECRET_TEXT = /lgb_(?:at|key|cs)_[0-9a-z]{20}/i;
 
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * The URL as logged: the value of every parameter whose name *decodes* to a credential name
+ * (`?%6bey=`, `?k%65y=`, `;key=` all reach the key reader or could), and every path segment or
+ * parameter that holds a secret, replaced by `[REDACTED]`.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[REDACTED]');
+  return url
+    .split(/([/?&;#])/)
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq > 0 && CREDENTIAL_PARAMS.has(decode(part.slice(0, eq)).trim().toLowerCase())) return `${part.slice(0, eq)}=[REDACTED]`;
+      return SECRET_TEXT.test(decode(part)) ? '[REDACTED]' : part;
+    })
+    .join('');
 }
 
 /**

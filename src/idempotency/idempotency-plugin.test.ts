@@ -149,10 +149,11 @@ test('request fingerprint: canonical JSON, sensitive to method, path and every v
   t.assert.notEqual(requestFingerprint('POST', '/a', undefined), requestFingerprint('POST', '/a', {}));
 });
 
-test('redactSecrets removes one-time secrets at the top level and one level down, nothing else', (t: TestContext) => {
-  const r = redactSecrets(JSON.stringify({ keyId: 'k', keyString: 's', client: { clientSecret: 'c', name: 'n' }, deep: { a: { secret: 'kept' } } }));
-  t.assert.deepEqual(r.redactedFields, ['keyString', 'client.clientSecret']);
-  t.assert.deepEqual(JSON.parse(r.body), { keyId: 'k', client: { name: 'n' }, deep: { a: { secret: 'kept' } } });
+test('redactSecrets removes one-time secrets by field name or by value, at any depth, nothing else', (t: TestContext) => {
+  const secret = `lgb_at_${'A'.repeat(49)}`;
+  const r = redactSecrets(JSON.stringify({ keyId: 'k', keyString: 's', hint: 'lgb_at_AAAA', client: { clientSecret: 'c', name: 'n' }, deep: { a: { secret: 'x' } }, list: [{ other: secret }], token: 't' }));
+  t.assert.deepEqual(r.redactedFields, ['keyString', 'client.clientSecret', 'deep.a.secret', 'list[0].other', 'token']);
+  t.assert.deepEqual(JSON.parse(r.body), { keyId: 'k', hint: 'lgb_at_AAAA', client: { name: 'n' }, deep: { a: {} }, list: [{}] });
   t.assert.deepEqual(redactSecrets('not json'), { body: 'not json', redactedFields: [] });
   t.assert.deepEqual(redactSecrets('[1]'), { body: '[1]', redactedFields: [] });
 });

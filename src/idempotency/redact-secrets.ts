@@ -1,35 +1,57 @@
+import { SECRET_PREFIXES } from '../credentials/secret-format.ts';
+
 /**
  * Response fields that carry a one-time secret. They are never stored for replay: a replayed
  * response has them removed (KEYS-SECURITY.md §6.2 option (b)); the client learns which ones from
- * `secretUnavailable` and rotates to get a new secret.
+ * `secretUnavailable` and rotates to get a new secret. `token` is the account token's field.
  */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set(['keyString', 'secret', 'clientSecret', 'secretText']);
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(['keyString', 'secret', 'clientSecret', 'secretText', 'token']);
 
-/** Removes secret fields from a JSON object body (top level and one level down); returns their paths. */
+/** A Legible secret inside any string (a display `hint` is the prefix and 4 characters: not one). */
+const SECRET_IN_TEXT = new RegExp(`(?:${Object.values(SECRET_PREFIXES).join('|')})[0-9A-Za-z]{20}`);
+/** Any string holding a Legible secret, whatever field carries it: a field missing from the list must not leak. */
+const looksSecret = (value: unknown): boolean => typeof value === 'string' && SECRET_IN_TEXT.test(value);
+
+/** Deeper than any response we send; a body nested further is dropped whole rather than walked. */
+const MAX_DEPTH = 16;
+
+/** Removes secrets from a JSON body (by field name or by value, at any depth); returns their paths. */
 export function redactSecrets(body: string): { body: string; redactedFields: string[] } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    return { body, redactedFields: [] };
+    // Not JSON: stored only if it carries nothing that looks like a secret.
+    return looksSecret(body) ? { body: '{}', redactedFields: ['(body)'] } : { body, redactedFields: [] };
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { body, redactedFields: [] };
   const redactedFields: string[] = [];
-  const strip = (obj: Record<string, unknown>, prefix: string, depth: number): Record<string, unknown> =>
-    Object.fromEntries(
-      Object.entries(obj).flatMap(([k, v]) => {
-        if (SECRET_FIELDS.has(k)) {
-          redactedFields.push(prefix + k);
-          return [];
-        }
-        if (depth > 0 && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-          return [[k, strip(v as Record<string, unknown>, `${prefix}${k}.`, depth - 1)]];
-        }
-        return [[k, v]];
-      }),
-    );
-  const stripped = strip(parsed as Record<string, unknown>, '', 1);
-  return redactedFields.length ? { body: JSON.stringify(stripped), redactedFields } : { body, redactedFields };
+  const strip = (value: unknown, at: string, depth: number): unknown => {
+    if (depth > MAX_DEPTH) {
+      redactedFields.push(at || '(body)');
+      return undefined;
+    }
+    if (Array.isArray(value)) return value.map((v, i) => strip(v, `${at}[${i}]`, depth + 1)).filter((v) => v !== undefined);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).flatMap(([k, v]) => {
+          const field = at ? `${at}.${k}` : k;
+          if (SECRET_FIELDS.has(k) || looksSecret(v)) {
+            redactedFields.push(field);
+            return [];
+          }
+          const kept = strip(v, field, depth + 1);
+          return kept === undefined ? [] : [[k, kept]];
+        }),
+      );
+    }
+    if (looksSecret(value)) {
+      redactedFields.push(at || '(body)');
+      return undefined;
+    }
+    return value;
+  };
+  const stripped = strip(parsed, '', 0);
+  return redactedFields.length ? { body: JSON.stringify(stripped ?? {}), redactedFields } : { body, redactedFields };
 }
 
 /** The replayed body: the stored one, plus a `secretUnavailable` notice when secrets were removed. */
