@@ -7,6 +7,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger-options.ts';
 import { createRequestIdGenerator } from './http/request-id.ts';
 import { healthRoutes } from './http/health-routes.ts';
+import { refuseNonFiniteNumbers } from './http/finite-numbers.ts';
 import { createKeyVerifier } from './api-keys/key-verifier.ts';
 import { keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
 import { auditRoutes } from './audit/audit-routes.ts';
@@ -64,7 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: createRequestIdGenerator(),
     // Router-level failures (a path param over maxParamLength, a malformed URL) get the envelope too.
     frameworkErrors: errorHandler,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false }, plugins: [keyRestrictionFormats] },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true }, plugins: [keyRestrictionFormats] },
   });
 
   app.setErrorHandler(errorHandler);
@@ -76,6 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (body === '') done(null, undefined);
     else parseJson(request, body as string, done);
   });
+
+  // Numbers are finite on every route (after validation coerced them, before any route preHandler).
+  app.addHook('preHandler', refuseNonFiniteNumbers);
 
   // Operations: metrics, load shedding and draining see every route; idempotency attaches to the
   // setup POST routes as they are declared, so it comes before them.
