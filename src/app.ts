@@ -7,7 +7,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger-options.ts';
 import { createRequestIdGenerator } from './http/request-id.ts';
 import { healthRoutes } from './http/health-routes.ts';
-import { refuseNonFiniteNumbers } from './http/finite-numbers.ts';
+import { refuseUnstorableInput } from './http/storable-input.ts';
 import { createKeyVerifier } from './api-keys/key-verifier.ts';
 import { keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
 import { auditRoutes } from './audit/audit-routes.ts';
@@ -73,13 +73,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // `curl -X DELETE -H 'Content-Type: application/json'` sends no body: treat it as absent instead
   // of Fastify's "empty JSON body" 400. Non-empty bodies go through Fastify's own (prototype-poisoning-safe) parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Only JSON: Fastify's default text/plain parser would hand the body to the schema as a string (400); 415 as docs/errors.md says.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') done(null, undefined);
     else parseJson(request, body as string, done);
   });
 
-  // Numbers are finite on every route (after validation coerced them, before any route preHandler).
-  app.addHook('preHandler', refuseNonFiniteNumbers);
+  // Finite numbers and no NUL in strings on every route (after validation coerced them, before any route preHandler).
+  app.addHook('preHandler', refuseUnstorableInput);
 
   // Operations: metrics, load shedding and draining see every route; idempotency attaches to the
   // setup POST routes as they are declared, so it comes before them.

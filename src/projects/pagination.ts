@@ -27,7 +27,8 @@ export function decodePageToken(token: string | undefined): string | undefined {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     const after = (parsed as { after?: unknown })?.after;
-    if (typeof after === 'string' && after.length > 0 && after.length <= 200) return after;
+    // Ids are visible ASCII: anything else (a NUL, which PostgreSQL refuses) is not one of ours.
+    if (typeof after === 'string' && after.length <= 200 && /^[\x21-\x7e]+$/.test(after)) return after;
   } catch {
     // fall through: not one of ours
   }

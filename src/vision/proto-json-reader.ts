@@ -46,8 +46,26 @@ const child = (path: string, name: string) => (path ? `${path}.${name}` : name);
 
 /** A short, quoted excerpt of the offending value, like Google's messages. */
 function excerpt(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : preview(value, 49);
   return JSON.stringify(text.length > 48 ? `${text.slice(0, 48)}…` : text);
+}
+
+/**
+ * The start of `value`'s JSON, at most about `budget` characters: it stops descending once the budget is
+ * spent, so a value nested 5000 deep costs 49 steps, not a stack overflow in JSON.stringify.
+ */
+function preview(value: unknown, budget: number): string {
+  if (budget <= 0) return '';
+  if (value === null || typeof value !== 'object') return (JSON.stringify(value) ?? String(value)).slice(0, budget);
+  const array = Array.isArray(value);
+  let out = array ? '[' : '{';
+  for (const [k, v] of Object.entries(value)) {
+    if (out.length >= budget) break;
+    if (out.length > 1) out += ',';
+    if (!array) out += `${JSON.stringify(k)}:`;
+    out += preview(v, budget - out.length);
+  }
+  return out.length >= budget ? out.slice(0, budget) : `${out}${array ? ']' : '}'}`;
 }
 
 function typeLabel(schema: Schema): string {
