@@ -67,3 +67,31 @@ test('an overloaded engine refuses a request whole and at once, before fetching 
   images.release();
   t.assert.equal((await next).statusCode, 200);
 });
+
+test('an overload refusal is logged once at warn, without a stack trace', async (t: TestContext) => {
+  const { buildApp } = await import('../src/app.ts');
+  const { loadConfig } = await import('../src/config.ts');
+  const { createTestDatabase } = await import('./helpers/dialects.ts');
+  const database = await createTestDatabase('sqlite');
+  const lines: string[] = [];
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'info', OCR_WORKERS: '1', OCR_QUEUE_MAX: '0', OCR_WARM: 'false' }),
+    database,
+    logStream: { write: (line) => void lines.push(line) },
+  });
+  t.after(async () => { await app.close(); await database.destroy(); });
+  const owner = await createTestAccount(database, 'acme');
+  const { keyString } = await setupProject(app, owner, 'busy-project', { apis: ['ocr'], key: {} });
+  const content = Buffer.from(fixture('line.png')).toString('base64');
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/images:annotate',
+    headers: { 'x-goog-api-key': keyString! },
+    payload: { requests: [1, 2].map(() => ({ image: { content }, features: [{ type: 'TEXT_DETECTION' }] })) },
+  });
+  t.assert.equal(res.statusCode, 503);
+  const refusals = lines.map((l) => JSON.parse(l)).filter((l) => l.code === 'UNAVAILABLE');
+  t.assert.equal(refusals.length, 1, lines.join(''));
+  t.assert.equal(refusals[0].level, 40);
+  t.assert.ok(!JSON.stringify(refusals[0]).includes('stack'), JSON.stringify(refusals[0]));
+});

@@ -20,3 +20,21 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** The last migration this code knows. */
+const LATEST = Object.keys(migrations).at(-1)!;
+
+/**
+ * True when the store holds this code's schema: its migration table lists the latest migration.
+ * False when the table is missing (a dropped and recreated database) or behind.
+ */
+export async function schemaIsCurrent(db: Kysely<any>): Promise<boolean> {
+  try {
+    const row = await sql<{ n: number | string }>`select count(*) as n from kysely_migration where name = ${LATEST}`.execute(db);
+    return Number(row.rows[0]?.n) === 1;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === '42P01' || code === '3F000' || /no such table/.test((err as Error).message ?? '')) return false;
+    throw err;
+  }
+}

@@ -64,7 +64,12 @@ export function toAppError(err: unknown): AppError {
 
 export function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const appError = toAppError(err);
-  if (appError.statusCode >= 500) {
+  if (appError.code === 'UNAVAILABLE') {
+    // Overload, draining or a store out of reach: expected under load, and one line each (no stack;
+    // the cause's message says which store) — at error level with traces they drowned the logs.
+    const cause = appError.options.cause;
+    request.log.warn({ code: appError.code, ...(cause instanceof Error ? { cause: cause.message } : {}) }, appError.message);
+  } else if (appError.statusCode >= 500) {
     request.log.error({ err: appError.options.cause ?? err, code: appError.code }, 'request failed');
   } else {
     request.log.info({ code: appError.code, statusCode: appError.statusCode }, appError.message);
