@@ -102,7 +102,8 @@ export function keyRequestContext(request: FastifyRequest): KeyRequestContext {
     apiKeyHeader: firstString(h['x-goog-api-key']),
     queryKey: firstString((request.query as Record<string, unknown> | null | undefined)?.key),
     ip: request.ip,
-    referer: firstString(h.referer),
+    // A browser under `Referrer-Policy: no-referrer` still sends Origin on a cross-origin call: check that instead.
+    referer: firstString(h.referer) ?? firstString(h.origin),
     androidPackage: firstString(h['x-android-package']),
     androidCert: firstString(h['x-android-cert']),
     iosBundleId: firstString(h['x-ios-bundle-identifier']),

@@ -8,6 +8,7 @@ import { annotateHandler } from './annotate-handler.ts';
 import { rateLimitHook, usageHook } from './vision-policy-hooks.ts';
 import { BatchAnnotateImagesRequestSchema, SystemParametersSchema } from './vision-request-schema.ts';
 import { visionValidatorCompiler } from './vision-validator.ts';
+import { visionCors } from './vision-cors.ts';
 
 export interface VisionRoutesOptions extends AnnotateDeps {
   keyVerifier: KeyVerifier;
@@ -32,6 +33,8 @@ const description =
  * and every later 4xx/5xx is attributable to a project.
  */
 export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app, opts) => {
+  // First: a preflight is answered before any key check (browsers send it without the key).
+  app.addHook('onRequest', visionCors);
   app.addHook('onRequest', async (request, reply) => {
     const outcome = await opts.keyVerifier.verify(keyRequestContext(request), 'ocr');
     if (!outcome.ok) {
@@ -47,6 +50,8 @@ export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app,
 
   const handler = annotateHandler({ engine: opts.engine, imageSource: opts.imageSource });
   for (const url of VISION_PATHS) {
+    // Answered by `visionCors` (the handler is never reached).
+    app.route({ method: 'OPTIONS', url: url.replace(':annotate', '::annotate'), schema: { hide: true }, handler: async () => undefined });
     app.route({
       method: 'POST',
       // `::` is Fastify's escape for a literal colon in a path.
