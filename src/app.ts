@@ -90,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(loadShedding);
   const drainState = createDrainState();
   await app.register(drainingPlugin, { drainState });
-  await app.register(idempotencyPlugin, { db: database.db });
+  await app.register(idempotencyPlugin, { db: database.db, lockTtlMs: config.idempotencyLockTtlMs });
   await app.register(ocrPlugin, { ocr: config.ocr, onStageTimings: (timings) => metrics.observeOcrStages(timings) });
   metrics.observeOcrQueue(() => app.ocr.queueSize);
 

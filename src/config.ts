@@ -45,6 +45,8 @@ const EnvSchema = Type.Object({
   DEFAULT_REQUESTS_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
   /** How long a node trusts a cached API key before re-reading the store: the cross-node bound for revocation (0 = no cache). */
   KEY_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 5000 }),
+  /** An `Idempotency-Key` claim older than this whose request never finished (its node died) may be taken over by a retry. */
+  IDEMPOTENCY_LOCK_TTL_MS: Type.Integer({ minimum: 100, maximum: 3600000, default: 60000 }),
   /** How long in-flight requests may run after SIGTERM before the process exits anyway. */
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 60000 }),
   /** After SIGTERM, `/readyz` answers 503 for this long (load balancers stop routing) before the server stops accepting. */
@@ -74,6 +76,7 @@ export interface Config {
   };
   readonly defaultRequestsPerMinute: number;
   readonly keyCacheTtlMs: number;
+  readonly idempotencyLockTtlMs: number;
   readonly shutdownGraceMs: number;
   readonly shutdownDrainMs: number;
 }
@@ -134,6 +137,7 @@ export function loadConfig(env: Env): Config {
     }),
     defaultRequestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
+    idempotencyLockTtlMs: e.IDEMPOTENCY_LOCK_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   });

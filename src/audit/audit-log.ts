@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { newId } from '../credentials/new-id.ts';
+import { markClaimCommitted } from '../idempotency/idempotency-context.ts';
 import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../projects/pagination.ts';
 
 export interface AuditEntry {
@@ -28,6 +29,8 @@ export interface AuditRecord extends Required<Omit<AuditEntry, 'projectId'>> {
  * @example await db.transaction().execute(async (trx) => { …; await recordAudit(trx, { accountId, actor, action: 'project.create', resourceType: 'project', resourceId }); });
  */
 export async function recordAudit(db: Kysely<Database> | Transaction<Database>, entry: AuditEntry): Promise<void> {
+  // Every change is audited in its own transaction: the request's Idempotency-Key commits with it.
+  if (db.isTransaction) await markClaimCommitted(db, { action: entry.action, resourceType: entry.resourceType, resourceId: entry.resourceId });
   await db
     .insertInto('audit_log')
     .values({

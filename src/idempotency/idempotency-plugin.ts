@@ -6,13 +6,14 @@ import { AppError } from '../errors.ts';
 import { requirePrincipal } from '../accounts/account-auth.ts';
 import { createIdempotencyRepository, type Claim } from './idempotency-repository.ts';
 import { requestFingerprint } from './request-fingerprint.ts';
-import { redactSecrets, replayBody } from './redact-secrets.ts';
+import { recoveredBody, redactSecrets, replayBody } from './redact-secrets.ts';
+import { withClaim } from './idempotency-context.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** Stripe: keys up to 255 characters, kept at least 24 hours. */
 export const MAX_KEY_LENGTH = 255;
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A claim older than this whose node never finished it (crash) may be taken over by a retry. */
+/** A claim older than this whose node never finished it (crash) may be taken over by a retry (default of IDEMPOTENCY_LOCK_TTL_MS). */
 export const LOCK_TTL_MS = 60_000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]+$/;
@@ -55,8 +56,8 @@ function readKey(request: FastifyRequest): string | undefined {
  * released: the retry runs again. Register before the route plugins: it attaches to routes as
  * they are declared (`onRoute`).
  */
-export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(
-  async (app, { db }) => {
+export const idempotencyPlugin = fp<{ db: Kysely<Database>; lockTtlMs?: number }>(
+  async (app, { db, lockTtlMs = LOCK_TTL_MS }) => {
     const repo = createIdempotencyRepository(db);
 
     const claimHook: preHandlerAsyncHookHandler = async function claimIdempotencyKey(request: FastifyRequest, reply: FastifyReply) {
@@ -64,7 +65,7 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(
       if (key === undefined) return;
       const principal = requirePrincipal(request).accountId;
       const fingerprint = requestFingerprint(request.method, request.url, request.body);
-      const outcome = await repo.claim({ principal, key, fingerprint, now: new Date(), lockTtlMs: LOCK_TTL_MS, retentionMs: RETENTION_MS });
+      const outcome = await repo.claim({ principal, key, fingerprint, now: new Date(), lockTtlMs, retentionMs: RETENTION_MS });
       switch (outcome.kind) {
         case 'claimed':
           request.idempotencyClaim = outcome.claim;
@@ -73,6 +74,14 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(
           throw new AppError('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.');
         case 'in-flight':
           throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry after it finished.', { retryAfter: 1 });
+        case 'recovered':
+          // Its node died between committing the change and storing the response: say what was
+          // changed (200) instead of applying it again. Secrets were never stored.
+          return reply
+            .code(200)
+            .header('idempotent-replayed', 'true')
+            .type('application/json; charset=utf-8')
+            .send(recoveredBody(outcome.change));
         case 'replay':
           return reply
             .code(outcome.status)
@@ -104,6 +113,12 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database> }>(
       if (!isIdempotentRoute(route.method, route.url)) return;
       route.preHandler = [...toArray(route.preHandler), claimHook];
       route.onSend = [...toArray(route.onSend), storeHook];
+      // The handler runs with its claim in scope, so the change's transaction marks it (recordAudit).
+      const handler = route.handler;
+      route.handler = function handleWithClaim(this: unknown, request, reply) {
+        const claim = request.idempotencyClaim;
+        return claim ? withClaim(claim, () => handler.call(this as never, request, reply)) : handler.call(this as never, request, reply);
+      };
     });
 
     const prune = () => repo.prune(new Date(Date.now() - RETENTION_MS)).catch((err) => app.log.warn({ err }, 'idempotency prune failed'));

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import type { IdempotencyKeysTable } from './idempotency-tables.ts';
+import type { CommittedChange } from './idempotency-context.ts';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
@@ -9,7 +10,9 @@ export type ClaimOutcome =
   | { kind: 'claimed'; claim: Claim }
   | { kind: 'replay'; status: number; body: string; redactedFields: string[] }
   | { kind: 'mismatch' }
-  | { kind: 'in-flight' };
+  | { kind: 'in-flight' }
+  /** The change committed but its response was lost (crash): what it changed. */
+  | { kind: 'recovered'; change: CommittedChange };
 
 /** A claim this request holds; `claimedAt` guards against finishing a claim someone else took over. */
 export interface Claim {
@@ -96,6 +99,10 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
         };
       }
       const lockAge = input.now.getTime() - Date.parse(row.update_time);
+      if (row.state === 'COMMITTED') {
+        // The change committed, then its node died before storing the response: never run it again.
+        return lockAge > input.lockTtlMs ? { kind: 'recovered', change: JSON.parse(row.response_body ?? '{}') as CommittedChange } : { kind: 'in-flight' };
+      }
       if (lockAge > input.lockTtlMs && (await takeOver(row, input))) return claimed;
       return { kind: 'in-flight' };
     },
@@ -113,7 +120,7 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
         })
         .where('principal', '=', claim.principal)
         .where('idempotency_key', '=', claim.key)
-        .where('state', '=', 'IN_FLIGHT')
+        .where('state', 'in', ['IN_FLIGHT', 'COMMITTED'])
         .where('update_time', '=', claim.claimedAt)
         .execute();
     },

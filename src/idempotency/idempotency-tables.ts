@@ -9,7 +9,8 @@ export interface IdempotencyKeysTable {
   idempotency_key: string;
   /** SHA-256 (hex) of method, path and canonical JSON body: a reuse with another request is a 422. */
   fingerprint: string;
-  state: 'IN_FLIGHT' | 'COMPLETED';
+  /** COMMITTED: the change committed (with `response_body` naming it) but the response was not stored yet. */
+  state: 'IN_FLIGHT' | 'COMMITTED' | 'COMPLETED';
   response_status: number | null;
   response_body: string | null;
   /** JSON array of the secret fields removed from `response_body` (e.g. `["keyString"]`). */

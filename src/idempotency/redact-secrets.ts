@@ -68,3 +68,16 @@ export function replayBody(stored: string, redactedFields: string[]): string {
     },
   });
 }
+
+/** The answer to a retry whose change committed but whose response was lost with its node. */
+export function recoveredBody(change: { action: string; resourceType: string; resourceId: string }): string {
+  return JSON.stringify({
+    recovered: change,
+    secretUnavailable: {
+      fields: [],
+      message:
+        'This Idempotency-Key was applied (see `recovered`), but the server stopped before its response was stored. ' +
+        'Read the resource to get its current state; secrets are shown only once: if one was created, rotate it.',
+    },
+  });
+}
