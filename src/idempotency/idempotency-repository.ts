@@ -67,7 +67,7 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
       .executeTakeFirst();
   }
 
-  /** Compare-and-set on `update_time`: only one of several racing retries wins a takeover. */
+  /** Compare-and-set on `update_time` and `state`: only one of several racing retries wins a takeover. */
   async function takeOver(row: IdempotencyRow, input: ClaimInput): Promise<boolean> {
     const at = input.now.toISOString();
     const result = await db
@@ -76,6 +76,8 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
       .where('principal', '=', row.principal)
       .where('idempotency_key', '=', row.idempotency_key)
       .where('update_time', '=', row.update_time)
+      // Not a row whose change committed meanwhile (COMMITTED keeps update_time): that is never re-run.
+      .where('state', '=', row.state)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
