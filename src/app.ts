@@ -159,6 +159,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       timeoutMs: 5000,
       maxBytes: MAX_IMAGE_BYTES,
       maxRedirects: 3,
+      // One counter for every route that fetches: downloads together stay under the bound.
+      bytesInFlight: { max: config.ocr.imageUriFetchMaxBytesInFlight, used: 0 },
     },
   };
   await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier });

@@ -39,6 +39,8 @@ const EnvSchema = Type.Object({
   OCR_WARM: Type.Boolean({ default: true }),
   /** Fetch `image.source.imageUri` over http(s) (SSRF-guarded). Off by default. */
   IMAGE_URI_FETCH: Type.Boolean({ default: false }),
+  /** Bytes all `imageUri` downloads may hold at once; beyond it an image answers RESOURCE_EXHAUSTED (retry). */
+  IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT: Type.Integer({ minimum: 1024, default: 100 * 1024 * 1024 }),
   /** Comma-separated addresses/CIDRs that `imageUri` fetching may reach although private (intranet image stores, tests). */
   IMAGE_URI_ALLOWED_ADDRESSES: Type.String({ default: '', pattern: '^[0-9a-fA-F:./, ]*$' }),
   /** Default `quota.requestsPerMinute` for a newly enabled api. */
@@ -73,6 +75,7 @@ export interface Config {
     readonly warm: boolean;
     readonly imageUriFetch: boolean;
     readonly imageUriAllowedAddresses: readonly string[];
+    readonly imageUriFetchMaxBytesInFlight: number;
   };
   readonly defaultRequestsPerMinute: number;
   readonly keyCacheTtlMs: number;
@@ -134,6 +137,7 @@ export function loadConfig(env: Env): Config {
       warm: e.OCR_WARM,
       imageUriFetch: e.IMAGE_URI_FETCH,
       imageUriAllowedAddresses: e.IMAGE_URI_ALLOWED_ADDRESSES.split(',').map((a) => a.trim()).filter(Boolean),
+      imageUriFetchMaxBytesInFlight: e.IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT,
     }),
     defaultRequestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,

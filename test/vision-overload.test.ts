@@ -95,3 +95,41 @@ test('an overload refusal is logged once at warn, without a stack trace', async 
   t.assert.equal(refusals[0].level, 40);
   t.assert.ok(!JSON.stringify(refusals[0]).includes('stack'), JSON.stringify(refusals[0]));
 });
+
+test('imageUri downloads share one byte budget: past it an image is refused (code 8), and the budget comes back', async (t: TestContext) => {
+  const { app, database } = await buildTestApp(t, 'sqlite', {
+    OCR_WARM: 'false', IMAGE_URI_FETCH: 'true', IMAGE_URI_ALLOWED_ADDRESSES: '127.0.0.1', IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT: String(1024 * 1024),
+  });
+  const owner = await createTestAccount(database, 'acme');
+  const { keyString } = await setupProject(app, owner, 'budget-project', { apis: ['ocr'], key: {} });
+  // 700 KB each, chunked, the last 100 KB held until `release`: two at once exceed 1 MB.
+  const held: Array<() => void> = [];
+  let started = 0;
+  const server = http.createServer((_req, res) => {
+    started += 1;
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.write(Buffer.alloc(600 * 1024, 1));
+    held.push(() => res.end(Buffer.alloc(100 * 1024, 1)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  const url = (name: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/${name}.png`;
+  const annotate = (names: string[]) => app.inject({
+    method: 'POST', url: '/v1/images:annotate', headers: { 'x-goog-api-key': keyString! },
+    payload: { requests: names.map((n) => ({ image: { source: { imageUri: url(n) } }, features: [{ type: 'TEXT_DETECTION' }] })) },
+  });
+  const both = annotate(['a', 'b']);
+  while (started < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 200)); // let the first 600 KB of each arrive
+  for (const release of held.splice(0)) release();
+  const res = await both;
+  t.assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+  const codes = res.json().responses.map((r: { error?: { code: number } }) => r.error?.code ?? 0).sort();
+  t.assert.ok(codes.includes(8), `one image refused for the byte budget: ${JSON.stringify(res.json()).slice(0, 400)}`);
+  // Given back: the next download alone fits.
+  const again = annotate(['c']);
+  while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (const release of held.splice(0)) release();
+  const alone = await again;
+  t.assert.notEqual(alone.json().responses[0].error?.code, 8, alone.body.slice(0, 300));
+});

@@ -10,7 +10,8 @@ import { GRPC_CODES } from '../errors.ts';
  *   name that resolves to a private, loopback, link-local or reserved address is refused, and DNS
  *   rebinding between check and connect is impossible (https://github.com/azu/request-filtering-agent);
  * - redirects are followed by hand (at most `maxRedirects`), each hop re-checked the same way;
- * - one deadline for the whole fetch, and the body is streamed with a byte cap.
+ * - one deadline for the whole fetch, and the body is streamed with a byte cap per image and one for
+ *   all downloads of the server together (`IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT`).
  */
 export interface UriFetchPolicy {
   /** Addresses or CIDRs let through although private (tests, intranet image stores). */
@@ -18,6 +19,8 @@ export interface UriFetchPolicy {
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
+  /** Bytes being downloaded by every fetch of this server together (shared, mutable); beyond `max` an image is refused. */
+  bytesInFlight?: { readonly max: number; used: number };
 }
 
 export type UriFetchOutcome =
@@ -58,6 +61,8 @@ function getOnce(url: URL, policy: UriFetchPolicy, signal: AbortSignal): Promise
   const filter = { allowIPAddressList: [...policy.allowedAddresses], keepAlive: false };
   const agent = url.protocol === 'https:' ? new RequestFilteringHttpsAgent(filter) : new RequestFilteringHttpAgent(filter);
   const get = url.protocol === 'https:' ? https.get : http.get;
+  // Bytes this fetch holds in the shared budget, given back when the download is over.
+  let taken = 0;
   return new Promise<Hop>((resolve, reject) => {
     const request = get(url, { agent, signal, headers: { accept: 'image/*', 'user-agent': 'Legible-ImageFetch/1' } }, (response) => {
       const status = response.statusCode ?? 0;
@@ -77,6 +82,13 @@ function getOnce(url: URL, policy: UriFetchPolicy, signal: AbortSignal): Promise
         reject(tooLarge);
         return;
       }
+      const budget = policy.bytesInFlight;
+      const busy = new FetchRefusal(GRPC_CODES.RESOURCE_EXHAUSTED, 'Too many image bytes are being fetched from image.source.imageUri at once; retry later.');
+      if (budget && budget.used + Number(response.headers['content-length'] ?? 0) > budget.max) {
+        response.destroy();
+        reject(busy);
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       response.on('data', (chunk: Buffer) => {
@@ -86,13 +98,25 @@ function getOnce(url: URL, policy: UriFetchPolicy, signal: AbortSignal): Promise
           reject(tooLarge);
           return;
         }
+        if (budget && budget.used + chunk.length > budget.max) {
+          response.destroy();
+          reject(busy);
+          return;
+        }
+        if (budget) {
+          budget.used += chunk.length;
+          taken += chunk.length;
+        }
         chunks.push(chunk);
       });
       response.on('end', () => resolve({ bytes: new Uint8Array(Buffer.concat(chunks)) }));
       response.on('error', reject);
     });
     request.on('error', reject);
-  }).finally(() => agent.destroy());
+  }).finally(() => {
+    agent.destroy();
+    if (policy.bytesInFlight) policy.bytesInFlight.used -= taken;
+  });
 }
 
 function toOutcome(err: unknown, signal: AbortSignal): UriFetchOutcome {
