@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createAccountsRepository } from '../src/accounts/accounts-repository.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { createTestDatabase, DIALECTS } from './helpers/dialects.ts';
 
 /**
  * Issue 16, item 7: Idempotency-Key survives kill -9. A listening server is killed while it creates
@@ -91,12 +92,12 @@ test('kill -9 during concurrent key creations: retries give exactly one key per 
   t.assert.deepEqual(wrong, [], `Idempotency-Keys without exactly one API key: ${wrong.join(', ')}`);
 });
 
-test('a change that committed before its node died is recovered, never applied again; a taken-over claim cannot commit', async (t: TestContext) => {
-  const { createTestDatabase } = await import('./helpers/dialects.ts');
+for (const dialect of DIALECTS) {
+test(`[${dialect}] a change that committed before its node died is recovered, never applied again; a taken-over claim cannot commit`, async (t: TestContext) => {
   const { createIdempotencyRepository } = await import('../src/idempotency/idempotency-repository.ts');
   const { withClaim } = await import('../src/idempotency/idempotency-context.ts');
   const { recordAudit } = await import('../src/audit/audit-log.ts');
-  const database = await createTestDatabase('sqlite');
+  const database = await createTestDatabase(dialect);
   t.after(() => database.destroy());
   const repo = createIdempotencyRepository(database.db);
   const input = (now: number) => ({ principal: 'acme', key: 'k1', fingerprint: 'f', now: new Date(now), lockTtlMs: 1000, retentionMs: 86_400_000 });
@@ -120,3 +121,4 @@ test('a change that committed before its node died is recovered, never applied a
   const audits = await database.db.selectFrom('audit_log').select('resource_id').execute();
   t.assert.deepEqual(audits.map((a) => a.resource_id), ['key-1']);
 });
+}
