@@ -28,6 +28,8 @@ import { usageRoutes } from './usage/usage-routes.ts';
 import { ocrPlugin } from './ocr/ocr-plugin.ts';
 import { MAX_IMAGE_BYTES } from './vision/image-source.ts';
 import { visionRoutes } from './vision/vision-routes.ts';
+import { createDocumentRenderer } from './vision/files/document-renderer.ts';
+import { PDF_MAX_PAGE_SIDE_POINTS } from './vision/files/file-pages.ts';
 import { ocrPlaygroundRoutes } from './vision/ocr-playground-routes.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { whoamiRoutes } from './console/whoami-routes.ts';
@@ -150,7 +152,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       maxRedirects: 3,
     },
   };
-  await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier });
+  // PDF/TIFF/GIF pages for files:annotate, rendered in a worker pool of their own (bounded heap and time).
+  const documents = createDocumentRenderer({
+    limits: { ...config.files, maxPageSidePoints: PDF_MAX_PAGE_SIDE_POINTS },
+    workers: config.files.workers,
+    timeoutMs: config.files.renderTimeoutMs,
+    maxHeapMb: config.files.workerHeapMb,
+  });
+  app.addHook('onClose', () => documents.close());
+  const fileDeps = { engine: app.ocr, documents, maxFileBytes: config.files.maxBytes };
+  await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier, fileDeps });
   await app.register(ocrPlaygroundRoutes, { ...vision, ...platform });
   await app.register(usageRoutes, platform);
   // The web console (static single-page app at /console) and the token introspection it signs in with.

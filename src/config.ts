@@ -41,6 +41,22 @@ const EnvSchema = Type.Object({
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 60000 }),
   /** After SIGTERM, `/readyz` answers 503 for this long (load balancers stop routing) before the server stops accepting. */
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, default: 5000 }),
+  /** Pages (frames) a PDF/TIFF/GIF may have for files:annotate and files:asyncBatchAnnotate; more is refused unread. */
+  FILE_MAX_PAGES: Type.Integer({ minimum: 1, maximum: 100000, default: 2000 }),
+  /** Bytes of one file read from storage (inline content is bound by the 10 MB body). */
+  FILE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 52428800 }),
+  /** Resolution PDF pages are rendered at for OCR. */
+  FILE_RENDER_DPI: Type.Integer({ minimum: 50, maximum: 600, default: 200 }),
+  /** Pixels of one rendered PDF page; larger pages are rendered at a lower resolution. */
+  FILE_MAX_PAGE_PIXELS: Type.Integer({ minimum: 100000, maximum: 75000000, default: 16000000 }),
+  /** Bytes one PDF stream may inflate to (decompression bombs are refused before rendering). */
+  FILE_MAX_STREAM_BYTES: Type.Integer({ minimum: 1048576, default: 134217728 }),
+  /** Time to render the pages of one task before the document worker is stopped. */
+  FILE_RENDER_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 20000 }),
+  /** Worker threads rendering PDF pages and extracting TIFF/GIF frames. */
+  FILE_WORKERS: Type.Integer({ minimum: 1, maximum: 16, default: 1 }),
+  /** JavaScript heap of one document worker (MB). */
+  FILE_WORKER_HEAP_MB: Type.Integer({ minimum: 32, maximum: 4096, default: 256 }),
 });
 
 export interface Config {
@@ -66,6 +82,16 @@ export interface Config {
   readonly keyCacheTtlMs: number;
   readonly shutdownGraceMs: number;
   readonly shutdownDrainMs: number;
+  readonly files: {
+    readonly maxPages: number;
+    readonly maxBytes: number;
+    readonly renderDpi: number;
+    readonly maxPagePixels: number;
+    readonly maxStreamBytes: number;
+    readonly renderTimeoutMs: number;
+    readonly workers: number;
+    readonly workerHeapMb: number;
+  };
 }
 
 export type Env = Record<string, string | undefined>;
@@ -107,5 +133,15 @@ export function loadConfig(env: Env): Config {
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    files: Object.freeze({
+      maxPages: e.FILE_MAX_PAGES,
+      maxBytes: e.FILE_MAX_BYTES,
+      renderDpi: e.FILE_RENDER_DPI,
+      maxPagePixels: e.FILE_MAX_PAGE_PIXELS,
+      maxStreamBytes: e.FILE_MAX_STREAM_BYTES,
+      renderTimeoutMs: e.FILE_RENDER_TIMEOUT_MS,
+      workers: e.FILE_WORKERS,
+      workerHeapMb: e.FILE_WORKER_HEAP_MB,
+    }),
   });
 }

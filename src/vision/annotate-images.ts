@@ -19,7 +19,7 @@ export interface AnnotateOptions {
 /** Seconds a client should wait after the engine's queue was full (Google's client retries 503). */
 const OVERLOADED_RETRY_AFTER_SECONDS = 2;
 
-interface Status {
+export interface Status {
   code: number;
   message: string;
 }
@@ -46,28 +46,37 @@ function failureStatus(outcome: Extract<OcrOutcome, { ok: false }>): Status {
   }
 }
 
-/** One `AnnotateImageResponse`; throws only AppError UNAVAILABLE (engine overloaded). */
-async function annotateOne(entry: AnnotateImageRequest, deps: AnnotateDeps, opts: AnnotateOptions): Promise<JsonObject> {
-  const plan = planFeatures(entry.features ?? []);
-  if (!entry.image || (entry.features ?? []).length === 0) {
-    return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' });
-  }
-  if (plan.mode === undefined) {
-    return entryError({ code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) });
-  }
-  const hints = entry.imageContext?.languageHints ?? [];
-  for (const hint of hints) {
-    const check = checkLanguageHint(hint);
-    if (!check.ok) return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: check.message });
-  }
-  const image = await resolveImageBytes(entry.image, deps.imageSource);
-  if (!image.ok) return entryError({ code: image.code, message: image.message });
+/** What an entry asks besides its image: shared by images:annotate and every page of files:annotate. */
+export type AnnotateAsk = Pick<AnnotateImageRequest, 'features' | 'imageContext'>;
 
-  const outcome = await deps.engine.run(image.bytes, { mode: plan.mode, languageHints: hints });
+/** The entry-level refusals (no features, only unserved features, a bad language hint), or undefined. */
+export function askError(ask: AnnotateAsk): Status | undefined {
+  const plan = planFeatures(ask.features ?? []);
+  if ((ask.features ?? []).length === 0) return { code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' };
+  if (plan.mode === undefined) return { code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) };
+  for (const hint of ask.imageContext?.languageHints ?? []) {
+    const check = checkLanguageHint(hint);
+    if (!check.ok) return { code: GRPC_CODES.INVALID_ARGUMENT, message: check.message };
+  }
+  return undefined;
+}
+
+/**
+ * Reads one image already in hand (a sent image, or a page rendered from a file) and answers its
+ * `AnnotateImageResponse`; `askError(ask)` must have passed. Throws only AppError UNAVAILABLE.
+ */
+export async function annotateImageBytes(
+  bytes: Uint8Array,
+  ask: AnnotateAsk,
+  deps: Pick<AnnotateDeps, 'engine'>,
+  opts: AnnotateOptions & Pick<SerializeOptions, 'filePage'>,
+): Promise<JsonObject> {
+  const plan = planFeatures(ask.features ?? []);
+  const outcome = await deps.engine.run(bytes, { mode: plan.mode ?? 'text', languageHints: ask.imageContext?.languageHints ?? [] });
   if (!outcome.ok) return entryError(failureStatus(outcome));
 
-  const confidence = plan.mode === 'document' || entry.imageContext?.textDetectionParams?.enableTextDetectionConfidenceScore === true;
-  const { textAnnotations, fullTextAnnotation } = annotateImageResponse(outcome.value, { confidence, enumEncoding: opts.enumEncoding });
+  const confidence = plan.mode === 'document' || ask.imageContext?.textDetectionParams?.enableTextDetectionConfidenceScore === true;
+  const { textAnnotations, fullTextAnnotation } = annotateImageResponse(outcome.value, { confidence, enumEncoding: opts.enumEncoding, filePage: opts.filePage });
   // Field-number order: textAnnotations (5), error (9), fullTextAnnotation (12). Annotations that
   // were filled in stay valid next to the error for the features we do not serve (proto comment).
   return {
@@ -75,6 +84,16 @@ async function annotateOne(entry: AnnotateImageRequest, deps: AnnotateDeps, opts
     ...(plan.unsupported.length > 0 ? { error: { code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) } } : {}),
     ...(fullTextAnnotation ? { fullTextAnnotation } : {}),
   };
+}
+
+/** One `AnnotateImageResponse`; throws only AppError UNAVAILABLE (engine overloaded). */
+export async function annotateOne(entry: AnnotateImageRequest, deps: AnnotateDeps, opts: AnnotateOptions): Promise<JsonObject> {
+  if (!entry.image) return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' });
+  const refused = askError(entry);
+  if (refused) return entryError(refused);
+  const image = await resolveImageBytes(entry.image, deps.imageSource);
+  if (!image.ok) return entryError({ code: image.code, message: image.message });
+  return annotateImageBytes(image.bytes, entry, deps, opts);
 }
 
 /**

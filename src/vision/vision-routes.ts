@@ -8,15 +8,22 @@ import { annotateHandler } from './annotate-handler.ts';
 import { rateLimitHook, usageHook } from './vision-policy-hooks.ts';
 import { BatchAnnotateImagesRequestSchema, SystemParametersSchema } from './vision-request-schema.ts';
 import { visionValidatorCompiler } from './vision-validator.ts';
+import { isDocumentedPath, visionMethodPaths } from './vision-paths.ts';
+import { checkParent } from './vision-parent.ts';
+import { registerUnimplementedMethods } from './unimplemented-methods.ts';
+import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes.ts';
 
-export interface VisionRoutesOptions extends AnnotateDeps {
+export interface VisionRoutesOptions extends AnnotateDeps, FileRoutesOptions {
   keyVerifier: KeyVerifier;
   rateLimiter: RateLimiter;
   usage: UsageRepository;
 }
 
-/** The seed path (API.md §2) and Google's own, so client libraries need only `apiEndpoint`/`port`. */
-export const VISION_PATHS = ['/api/vision/v1/images:annotate', '/v1/images:annotate'] as const;
+/**
+ * The seed path (API.md §2) and Google's own, with Google's `projects/{p}` and
+ * `projects/{p}/locations/{l}` bindings, so client libraries need only `apiEndpoint`/`port`.
+ */
+export const VISION_PATHS = visionMethodPaths('images:annotate');
 
 const description =
   'Google Cloud Vision v1 `images:annotate` (BatchAnnotateImages): request and response exactly as Google\'s, ' +
@@ -45,12 +52,15 @@ export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app,
   app.addHook('onRequest', rateLimitHook(opts.rateLimiter));
   app.addHook('onSend', usageHook(opts.usage));
 
-  const handler = annotateHandler({ engine: opts.engine, imageSource: opts.imageSource });
+  const annotate = annotateHandler({ engine: opts.engine, imageSource: opts.imageSource });
+  const handler: typeof annotate = async (request, reply) => {
+    checkParent(request, request.visionCaller!.projectId);
+    return annotate(request, reply);
+  };
   for (const url of VISION_PATHS) {
     app.route({
       method: 'POST',
-      // `::` is Fastify's escape for a literal colon in a path.
-      url: url.replace(':annotate', '::annotate'),
+      url,
       schema: {
         tags: ['vision'],
         summary: 'Detect text in images (Google Cloud Vision compatible)',
@@ -58,10 +68,13 @@ export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app,
         security: [{ apiKey: [] }],
         body: BatchAnnotateImagesRequestSchema,
         querystring: SystemParametersSchema,
-        ...(url.startsWith('/v1') ? { hide: true } : {}),
+        ...(isDocumentedPath(url) ? {} : { hide: true }),
       },
       validatorCompiler: visionValidatorCompiler,
       handler,
     });
   }
+  registerFileRoutes(app, opts);
+  // Last: every other Vision v1 method answers 501 naming itself.
+  registerUnimplementedMethods(app);
 };
