@@ -30,6 +30,11 @@ import { MAX_IMAGE_BYTES } from './vision/image-source.ts';
 import { visionRoutes } from './vision/vision-routes.ts';
 import { createDocumentRenderer } from './vision/files/document-renderer.ts';
 import { PDF_MAX_PAGE_SIDE_POINTS } from './vision/files/file-pages.ts';
+import { objectStoreFor } from './storage/object-store-for-config.ts';
+import { storageFileSource } from './storage/storage-file-source.ts';
+import { gcsJsonRoutes } from './storage/gcs-json-routes.ts';
+import { createOperationsRepository } from './operations/operations-repository.ts';
+import { createOperationRunner } from './operations/operation-runner.ts';
 import { ocrPlaygroundRoutes } from './vision/ocr-playground-routes.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { whoamiRoutes } from './console/whoami-routes.ts';
@@ -159,9 +164,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     timeoutMs: config.files.renderTimeoutMs,
     maxHeapMb: config.files.workerHeapMb,
   });
-  app.addHook('onClose', () => documents.close());
-  const fileDeps = { engine: app.ocr, documents, maxFileBytes: config.files.maxBytes };
-  await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier, fileDeps });
+  // Storage for gs:// URIs (local directory or S3) and long-running operations over it.
+  const store = objectStoreFor(config.storage);
+  const fileDeps = { engine: app.ocr, documents, maxFileBytes: config.files.maxBytes, files: storageFileSource(store) };
+  const operationsRepo = createOperationsRepository(database.db);
+  const runner = createOperationRunner({
+    repo: operationsRepo,
+    store,
+    files: fileDeps,
+    imageSource: vision.imageSource,
+    usage: vision.usage,
+    log: app.log,
+    leaseMs: config.operations.leaseMs,
+    pollMs: config.operations.pollMs,
+    retentionMs: config.operations.retentionMs,
+  });
+  if (config.operations.runner) app.addHook('onReady', async () => runner.start());
+  // Stop taking jobs first (an interrupted job's lease is released for the next node), then the pools.
+  app.addHook('onClose', async () => {
+    await runner.stop();
+    await documents.close();
+  });
+  const operations = { db: database.db, repo: operationsRepo, store, runner, allowCancel: config.operations.allowCancel };
+  await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier, fileDeps, operations });
+  await app.register(gcsJsonRoutes, { store, keyVerifier: app.keyVerifier, maxObjectBytes: config.files.maxBytes });
   await app.register(ocrPlaygroundRoutes, { ...vision, ...platform });
   await app.register(usageRoutes, platform);
   // The web console (static single-page app at /console) and the token introspection it signs in with.

@@ -57,6 +57,29 @@ const EnvSchema = Type.Object({
   FILE_WORKERS: Type.Integer({ minimum: 1, maximum: 16, default: 1 }),
   /** JavaScript heap of one document worker (MB). */
   FILE_WORKER_HEAP_MB: Type.Integer({ minimum: 32, maximum: 4096, default: 256 }),
+  /** Where `gs://bucket/…` of Vision requests resolves: `local` (a directory, STORAGE_DIR) or `s3` (any S3-compatible store). */
+  STORAGE_BACKEND: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  /** The local backend's directory (default `DATA_DIR/storage`). */
+  STORAGE_DIR: Type.Optional(Type.String()),
+  /** S3 backend: endpoint URL (MinIO, `https://storage.googleapis.com` with HMAC keys); empty = AWS. */
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  S3_REGION: Type.String({ default: 'us-east-1' }),
+  /** S3 backend credentials; absent = the AWS SDK's default chain (environment, profile, instance role). */
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String()),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String()),
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
+  /** Prepended to Legible bucket names in the S3 store. */
+  S3_BUCKET_PREFIX: Type.String({ default: '', pattern: '^[a-z0-9.-]*$' }),
+  /** Run asyncBatchAnnotate jobs on this node (every node sharing a database may). */
+  OPERATIONS_RUNNER: Type.Boolean({ default: true }),
+  /** How long a node holds a job without renewing it: after a crash, the job resumes elsewhere this much later. */
+  OPERATION_LEASE_MS: Type.Integer({ minimum: 500, default: 30000 }),
+  /** How often an idle node looks for queued jobs. */
+  OPERATION_POLL_MS: Type.Integer({ minimum: 50, default: 1000 }),
+  /** Finished operations (and their status) are deleted this many hours after they end. Output files are not. */
+  OPERATION_RETENTION_HOURS: Type.Integer({ minimum: 1, default: 720 }),
+  /** Whether `operations/{id}:cancel` is honoured. */
+  OPERATIONS_ALLOW_CANCEL: Type.Boolean({ default: true }),
 });
 
 export interface Config {
@@ -91,6 +114,25 @@ export interface Config {
     readonly renderTimeoutMs: number;
     readonly workers: number;
     readonly workerHeapMb: number;
+  };
+  readonly storage: {
+    readonly backend: 'local' | 's3';
+    readonly dir: string;
+    readonly s3: {
+      readonly endpoint?: string;
+      readonly region: string;
+      readonly accessKeyId?: string;
+      readonly secretAccessKey?: string;
+      readonly forcePathStyle: boolean;
+      readonly bucketPrefix: string;
+    };
+  };
+  readonly operations: {
+    readonly runner: boolean;
+    readonly leaseMs: number;
+    readonly pollMs: number;
+    readonly retentionMs: number;
+    readonly allowCancel: boolean;
   };
 }
 
@@ -142,6 +184,25 @@ export function loadConfig(env: Env): Config {
       renderTimeoutMs: e.FILE_RENDER_TIMEOUT_MS,
       workers: e.FILE_WORKERS,
       workerHeapMb: e.FILE_WORKER_HEAP_MB,
+    }),
+    storage: Object.freeze({
+      backend: e.STORAGE_BACKEND,
+      dir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'storage')),
+      s3: Object.freeze({
+        endpoint: e.S3_ENDPOINT,
+        region: e.S3_REGION,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        bucketPrefix: e.S3_BUCKET_PREFIX,
+      }),
+    }),
+    operations: Object.freeze({
+      runner: e.OPERATIONS_RUNNER,
+      leaseMs: e.OPERATION_LEASE_MS,
+      pollMs: e.OPERATION_POLL_MS,
+      retentionMs: e.OPERATION_RETENTION_HOURS * 3_600_000,
+      allowCancel: e.OPERATIONS_ALLOW_CANCEL,
     }),
   });
 }

@@ -9,10 +9,7 @@ import { VISION_PREFIXES } from './vision-paths.ts';
  */
 const P = 'projects/[^/]+/locations/[^/]+';
 const PS = 'google.cloud.vision.v1.ProductSearch';
-const IA = 'google.cloud.vision.v1.ImageAnnotator';
 const METHODS: ReadonlyArray<readonly [string, RegExp, string]> = [
-  ['POST', /^(projects\/[^/]+\/(locations\/[^/]+\/)?)?images:asyncBatchAnnotate$/, `${IA}.AsyncBatchAnnotateImages`],
-  ['POST', /^(projects\/[^/]+\/(locations\/[^/]+\/)?)?files:asyncBatchAnnotate$/, `${IA}.AsyncBatchAnnotateFiles`],
   ['POST', new RegExp(`^${P}/products$`), `${PS}.CreateProduct`],
   ['GET', new RegExp(`^${P}/products$`), `${PS}.ListProducts`],
   ['GET', new RegExp(`^${P}/products/[^/:]+$`), `${PS}.GetProduct`],
@@ -32,8 +29,6 @@ const METHODS: ReadonlyArray<readonly [string, RegExp, string]> = [
   ['POST', new RegExp(`^${P}/productSets/[^/]+:addProduct$`), `${PS}.AddProductToProductSet`],
   ['POST', new RegExp(`^${P}/productSets/[^/]+:removeProduct$`), `${PS}.RemoveProductFromProductSet`],
   ['GET', new RegExp(`^${P}/productSets/[^/]+/products$`), `${PS}.ListProductsInProductSet`],
-  ['GET', /^((projects\/[^/]+\/)?(locations\/[^/]+\/)?)?operations$/, 'google.longrunning.Operations.ListOperations'],
-  ['POST', /^((projects\/[^/]+\/)?(locations\/[^/]+\/)?)?operations\/[^/]+:cancel$/, 'google.longrunning.Operations.CancelOperation'],
   ['DELETE', /^((projects\/[^/]+\/)?(locations\/[^/]+\/)?)?operations\/[^/]+$/, 'google.longrunning.Operations.DeleteOperation'],
 ];
 

@@ -8,6 +8,9 @@ export interface VisionCaller {
   projectId: string;
   api: 'ocr';
   requestsPerMinute: number;
+  /** Set for API keys: who started an operation (audit). */
+  accountId?: string;
+  keyId?: string;
 }
 
 declare module 'fastify' {

@@ -12,8 +12,10 @@ import { isDocumentedPath, visionMethodPaths } from './vision-paths.ts';
 import { checkParent } from './vision-parent.ts';
 import { registerUnimplementedMethods } from './unimplemented-methods.ts';
 import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes.ts';
+import { registerOperationRoutes, type OperationRoutesOptions } from '../operations/operation-routes.ts';
 
 export interface VisionRoutesOptions extends AnnotateDeps, FileRoutesOptions {
+  operations: OperationRoutesOptions;
   keyVerifier: KeyVerifier;
   rateLimiter: RateLimiter;
   usage: UsageRepository;
@@ -47,7 +49,13 @@ export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app,
       errorHandler(outcome.error, request, reply);
       return reply;
     }
-    request.visionCaller = { projectId: outcome.key.projectId, api: 'ocr', requestsPerMinute: outcome.key.requestsPerMinute };
+    request.visionCaller = {
+      projectId: outcome.key.projectId,
+      api: 'ocr',
+      requestsPerMinute: outcome.key.requestsPerMinute,
+      accountId: outcome.key.accountId,
+      keyId: outcome.key.keyId,
+    };
   });
   app.addHook('onRequest', rateLimitHook(opts.rateLimiter));
   app.addHook('onSend', usageHook(opts.usage));
@@ -75,6 +83,7 @@ export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app,
     });
   }
   registerFileRoutes(app, opts);
+  registerOperationRoutes(app, opts.operations);
   // Last: every other Vision v1 method answers 501 naming itself.
   registerUnimplementedMethods(app);
 };
