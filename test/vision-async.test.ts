@@ -1,5 +1,4 @@
 import { test, type TestContext } from 'node:test';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +8,8 @@ import { buildTestApp } from './helpers/build-test-app.ts';
 import { assertError, createTestAccount, setupProject } from './helpers/common-route-tests.ts';
 import { makePdf, textImage } from './helpers/document-fixtures.ts';
 import { googleStorage } from './helpers/google-storage-client.ts';
-import { call, CLUSTER_PEPPER, startNode, waitFor } from './helpers/cluster-node.ts';
+import pg from 'pg';
+import { call, CLUSTER_PEPPER, CLUSTER_REDIS_URL, CLUSTER_SKIP, createClusterDatabase, setupProject as clusterSetupProject, startNode, waitFor } from './helpers/cluster-node.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createAccountsRepository } from '../src/accounts/accounts-repository.ts';
@@ -167,7 +167,7 @@ test('a server killed with SIGKILL in the middle of a 12-page job: the restarted
 
   let node = await startNode(env);
   t.after(() => node.stop());
-  const { projectId, keyString } = await (await import('./helpers/cluster-node.ts')).setupProject(node.url, token, 'killer');
+  const { projectId, keyString } = await clusterSetupProject(node.url, token, 'killer');
   const storage = googleStorage(node.url, projectId, keyString);
   await storage.createBucket('jobs');
   await storage.bucket('jobs').upload(writeTemp(await twelvePages(), 'doc.pdf'), { destination: 'doc.pdf', resumable: false });
@@ -198,5 +198,47 @@ test('a server killed with SIGKILL in the middle of a 12-page job: the restarted
   // Nothing else under the bucket's storage: no temporary files left by the interrupted write.
   const leftovers = fs.readdirSync(path.join(dataDir, 'storage', 'jobs', 'o')).filter((f) => f.endsWith('.tmp'));
   t.assert.ok(leftovers.length <= 1, `temporary files: ${leftovers}`);
-  void crypto;
+});
+
+test('two nodes on PostgreSQL: the node running a job is killed with SIGKILL, the other finishes it, every page once', { skip: CLUSTER_SKIP }, async (t: TestContext) => {
+  const db = await createClusterDatabase();
+  t.after(() => db.drop());
+  const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-2nodes-'));
+  const env = { DATABASE_URL: db.url, REDIS_URL: CLUSTER_REDIS_URL!, STORAGE_DIR: shared, DATA_DIR: shared, OPERATION_LEASE_MS: '1500', OPERATION_POLL_MS: '100', OCR_WARM: 'false' };
+  const nodes = await Promise.all([startNode(env), startNode(env)]);
+  t.after(() => Promise.all(nodes.map((n) => n.stop())));
+  const [a] = nodes;
+  const { projectId, keyString } = await clusterSetupProject(a.url, db.token, db.accountId);
+  const storage = googleStorage(a.url, projectId, keyString);
+  await storage.createBucket('jobs');
+  await storage.bucket('jobs').upload(writeTemp(await twelvePages(), 'doc.pdf'), { destination: 'doc.pdf', resumable: false });
+  const headers = { 'x-goog-api-key': keyString };
+  const started = await call(a.url, 'POST', '/v1/files:asyncBatchAnnotate', {
+    headers,
+    body: { requests: [{ inputConfig: { gcsSource: { uri: 'gs://jobs/doc.pdf' }, mimeType: 'application/pdf' }, features: [{ type: 'TEXT_DETECTION' }], outputConfig: { gcsDestination: { uri: 'gs://jobs/out/' }, batchSize: 2 } }] },
+  });
+  t.assert.equal(started.status, 200, JSON.stringify(started.body));
+  const name = started.body.name as string;
+  const op = async (node: typeof a) => (await call(node.url, 'GET', `/v1/${name}`, { headers })).body;
+  await waitFor(async () => (await op(a)).metadata.pagesDone >= 2, 120_000, 100);
+
+  // The lease holder is named `host:pid:…`: kill that node, whichever of the two took the job.
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  const { rows } = await client.query('select lease_owner from vision_operations');
+  await client.end();
+  const holderPid = Number(String(rows[0].lease_owner).split(':')[1]);
+  const victim = nodes.find((n) => n.process.pid === holderPid)!;
+  const survivor = nodes.find((n) => n !== victim)!;
+  t.assert.ok(victim, `a node holds the lease (${rows[0].lease_owner})`);
+  victim.process.kill('SIGKILL');
+  await victim.exited;
+
+  await waitFor(async () => (await op(survivor)).done === true, 180_000, 200);
+  const done = await op(survivor);
+  t.assert.equal(done.metadata.state, 'DONE', JSON.stringify(done));
+  const [files] = await googleStorage(survivor.url, projectId, keyString).bucket('jobs').getFiles({ prefix: 'out/' });
+  t.assert.equal(files.length, 6);
+  const pages = (await Promise.all(files.map(async (f) => (JSON.parse((await f.download())[0].toString()) as OutputFile).responses))).flat();
+  t.assert.deepEqual(pages.map((p) => p.context?.pageNumber).sort((x, y) => x! - y!), Array.from({ length: 12 }, (_, i) => i + 1));
 });
