@@ -45,7 +45,20 @@ export function createDocumentRenderer(opts: DocumentRendererOptions): DocumentR
     execArgv: workerExecArgv(),
   });
 
+  // Tasks wait here, not in piscina's queue, so that a task's time limit starts when a worker takes it.
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = async () => {
+    if (running >= opts.workers) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+  };
+  const release = () => {
+    running -= 1;
+    waiting.shift()?.();
+  };
+
   async function pages(mimeType: FileMimeType, bytes: Uint8Array, requested: number[] | undefined, defaultCount: number, fileKey?: string): Promise<PagesOutcome> {
+    await acquire();
     const signal = AbortSignal.timeout(opts.timeoutMs);
     try {
       const copy = new Uint8Array(bytes);
@@ -55,6 +68,8 @@ export function createDocumentRenderer(opts: DocumentRendererOptions): DocumentR
       const code = (err as { code?: string })?.code;
       if (code === 'ERR_WORKER_OUT_OF_MEMORY') return fileFailure('RESOURCE_EXHAUSTED', 'Reading the file needed more memory than allowed; it was stopped.');
       return fileFailure('INTERNAL', 'The file could not be read.');
+    } finally {
+      release();
     }
   }
 
