@@ -123,6 +123,21 @@ test('asyncBatchAnnotateFiles and images:asyncBatchAnnotate with Google\'s clien
     t.assert.match(first.responses[1].textAnnotations[0].description.toLowerCase(), /nectar/);
   });
 
+  await t.test('extension: no gcsDestination → the results come back inside the operation', async (t: TestContext) => {
+    const headers = { 'x-goog-api-key': keyString! };
+    await storage.bucket('docs').upload(writeTemp(await makePdf([{ kind: 'text', lines: ['papa page'] }, { kind: 'text', lines: ['quebec page'] }]), 'two.pdf'), { destination: 'in/two.pdf', resumable: false });
+    const started = await app.inject({ method: 'POST', url: '/v1/files:asyncBatchAnnotate', headers, payload: {
+      requests: [{ inputConfig: { gcsSource: { uri: 'gs://docs/in/two.pdf' }, mimeType: 'application/pdf' }, features: [{ type: 'TEXT_DETECTION' }], outputConfig: { batchSize: 1 } }],
+    } });
+    t.assert.equal(started.statusCode, 200, started.body);
+    await waitFor(async () => (await app.inject({ url: `/v1/${started.json().name}`, headers })).json().done === true, 60_000, 100);
+    const op = (await app.inject({ url: `/v1/${started.json().name}`, headers })).json();
+    const file = op.response.responses[0].fileResponse;
+    t.assert.equal(file.totalPages, 2);
+    t.assert.deepEqual(file.responses.map((r: any) => r.context.pageNumber), [1, 2]);
+    t.assert.match(file.responses[1].textAnnotations[0].description.toLowerCase(), /quebec/);
+  });
+
   await t.test('cancel, bad requests, buckets of another project', async (t: TestContext) => {
     const headers = { 'x-goog-api-key': keyString! };
     const body = (uri: string, out = 'gs://docs/cancelled/') => ({

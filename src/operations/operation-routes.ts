@@ -116,7 +116,8 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
           const source = parseGsUri(file.inputConfig?.gcsSource?.uri ?? '');
           if (!source || !source.name) throw invalid(`${at}.inputConfig.gcsSource.uri`, `${at}.inputConfig.gcsSource.uri must name an object: gs://bucket/object.`);
           if (!(await store.head(projectId, source.bucket, source.name))) throw new AppError('NOT_FOUND', `Error opening file: ${file.inputConfig!.gcsSource!.uri} not found.`);
-          await checkOutput(store, projectId, file.outputConfig, `${at}.outputConfig`);
+          // Without a destination the results come back inside the operation (Legible extension).
+          if (file.outputConfig?.gcsDestination?.uri) await checkOutput(store, projectId, file.outputConfig, `${at}.outputConfig`);
         }
         const row = await start(request, 'files', request.body, { files: request.body.requests.length });
         return sendVisionJson(request, reply, operationJson(row, enumEncodingOf(request.query)));

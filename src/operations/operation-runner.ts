@@ -35,6 +35,9 @@ export interface OperationRunnerOptions {
 
 /** Google's default and range for OutputConfig.batch_size. */
 export const DEFAULT_BATCH_SIZE = 20;
+/** Pages of a file whose results are kept in the operation (no gcsDestination). */
+export const INLINE_MAX_PAGES = 50;
+const pageOf = (r: JsonObject) => Number((r.context as { pageNumber?: number } | undefined)?.pageNumber ?? 0);
 /** Pages (images) waiting for the OCR engine per job: enough to keep every worker busy, no more. */
 const MAX_IN_FLIGHT = 4;
 
@@ -170,7 +173,12 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       if (!counted.ok) return { error: counted.error };
       const totalPages = counted.totalPages;
       const batchSize = request.outputConfig?.batchSize || DEFAULT_BATCH_SIZE;
-      const out = outputPrefix(request.outputConfig);
+      // No destination: the results go into the operation itself (Legible extension, small files only).
+      const inline = !request.outputConfig?.gcsDestination?.uri;
+      if (inline && totalPages > INLINE_MAX_PAGES) {
+        return { error: { code: GRPC_CODES.INVALID_ARGUMENT, message: `The file has ${totalPages} pages; results without outputConfig.gcsDestination are kept in the operation for files of at most ${INLINE_MAX_PAGES} pages.` } };
+      }
+      const out = inline ? undefined : outputPrefix(request.outputConfig);
       const uri = request.inputConfig?.gcsSource?.uri;
       const done = new Set(progress.units[unit]?.batches ?? []);
       for (let batch = 0; batch * batchSize < totalPages; batch += 1) {
@@ -183,11 +191,18 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
           if (!rendered.ok) return { result: Promise.resolve<JsonObject>({ error: rendered.error, context: { ...(uri ? { uri } : {}), pageNumber } }) };
           return { result: withRetry(() => annotateRenderedPage(rendered.pages[0], request, uri, opts.files, { enumEncoding: 'name' })) };
         });
-        await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), { inputConfig: echoInputConfig(request.inputConfig), responses: pageResponses });
+        if (out) await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), { inputConfig: echoInputConfig(request.inputConfig), responses: pageResponses });
+        else {
+          progress.units[unit] ??= { batches: [] };
+          (progress.units[unit].inline ??= []).push(...pageResponses);
+        }
         await checkpoint(unit, batch, pages.length, totalPages);
       }
-      if (totalPages === 0 || done.size === Math.ceil(totalPages / batchSize)) progress.units[unit] ??= { totalPages, batches: [...done] };
-      responses.push({ outputConfig: { gcsDestination: { uri: out.uri }, batchSize } });
+      if (out) responses.push({ outputConfig: { gcsDestination: { uri: out.uri }, batchSize } });
+      else {
+        const pagesInline = ((progress.units[unit]?.inline ?? []) as JsonObject[]).sort((a, b) => pageOf(a) - pageOf(b));
+        responses.push({ outputConfig: { batchSize }, fileResponse: { inputConfig: echoInputConfig(request.inputConfig), responses: pagesInline, totalPages } });
+      }
     }
     return { response: { responses } };
   }

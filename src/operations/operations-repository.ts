@@ -6,7 +6,8 @@ export type OperationRow = VisionOperationsTable;
 
 /** What a job has written: per input file (one unit for images:asyncBatchAnnotate), its batches. */
 export interface JobProgress {
-  units: Array<{ totalPages?: number; batches: number[] }>;
+  /** `inline`: page responses kept in the row when the request has no destination (Legible extension). */
+  units: Array<{ totalPages?: number; batches: number[]; inline?: unknown[] }>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
