@@ -102,20 +102,29 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
    * unfinished OCR in a box so it is not awaited), with at most MAX_IN_FLIGHT unfinished: rendering
    * the next page overlaps the OCR of the previous ones. Results keep the items' order.
    */
-  async function bounded<I>(items: readonly I[], start: (item: I) => Promise<{ result: Promise<JsonObject> }>): Promise<JsonObject[]> {
+  async function bounded<I>(items: readonly I[], start: (item: I) => Promise<{ result: Promise<JsonObject> }>, onPageDone?: () => void): Promise<JsonObject[]> {
     const pending: Array<Promise<JsonObject>> = [];
     for (const item of items) {
       // Shutting down: stop between pages; the job is released and resumes from its last batch.
       if (stopped) throw new Stopped();
       if (pending.length >= MAX_IN_FLIGHT) await pending[pending.length - MAX_IN_FLIGHT];
-      pending.push((await start(item)).result);
+      pending.push((await start(item)).result.then((r) => {
+        onPageDone?.();
+        return r;
+      }));
     }
     return Promise.all(pending);
   }
 
   async function runJob(row: OperationRow): Promise<void> {
     const progress = JSON.parse(row.progress) as JobProgress;
-    let donePages = row.done_pages;
+    // Pages of recorded batches (what a resumed job has really kept), then each page as it finishes.
+    let donePages = progress.units.reduce((n, u) => n + (u?.pages ?? 0), 0);
+    let livePages = donePages;
+    const pageDone = () => {
+      livePages += 1;
+      opts.repo.setDonePages(row.operation_id, owner, livePages).catch((err: unknown) => opts.log.warn({ err }, 'could not record operation progress'));
+    };
     let cancelled = false;
     const heartbeat = setInterval(() => {
       opts.repo.renew(row.operation_id, owner, opts.leaseMs)
@@ -127,15 +136,17 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
     const checkpoint = async (unit: number, batch: number, pages: number, totalPages?: number) => {
       progress.units[unit] ??= { batches: [] };
       progress.units[unit].batches.push(batch);
+      progress.units[unit].pages = (progress.units[unit].pages ?? 0) + pages;
       if (totalPages !== undefined) progress.units[unit].totalPages = totalPages;
       donePages += pages;
+      livePages = donePages;
       const total = progress.units.reduce((sum, u) => sum + (u.totalPages ?? 0), 0);
       if (!(await opts.repo.saveProgress(row.operation_id, owner, { progress, donePages, totalPages: total || undefined }))) throw new LeaseLost();
       if (cancelled || (await opts.repo.renew(row.operation_id, owner, opts.leaseMs)).cancelRequested) throw new Cancelled();
     };
     try {
       if ((await opts.repo.renew(row.operation_id, owner, opts.leaseMs)).cancelRequested) throw new Cancelled();
-      const response = row.kind === 'files' ? await runFiles(row, progress, checkpoint) : await runImages(row, progress, checkpoint);
+      const response = row.kind === 'files' ? await runFiles(row, progress, checkpoint, pageDone) : await runImages(row, progress, checkpoint, pageDone);
       await opts.repo.finish(row.operation_id, owner, 'error' in response ? { state: 'DONE', error: response.error } : { state: 'DONE', response: response.response });
       await opts.usage.record({ projectId: row.project_id, api: 'ocr', at: new Date(), outcome: 'error' in response ? 'client_error' : 'ok', requests: 0, images: donePages });
     } catch (err) {
@@ -161,7 +172,7 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
     await opts.store.put(projectId, bucket, name, Buffer.from(JSON.stringify(body)), 'application/json');
   }
 
-  async function runFiles(row: OperationRow, progress: JobProgress, checkpoint: Checkpoint): Promise<Outcome> {
+  async function runFiles(row: OperationRow, progress: JobProgress, checkpoint: Checkpoint, pageDone: () => void): Promise<Outcome> {
     const read = readProtoJson<AsyncBatchAnnotateFilesRequest>(AsyncBatchAnnotateFilesRequestSchema, JSON.parse(row.request));
     if (!read.ok) return { error: { code: GRPC_CODES.INVALID_ARGUMENT, message: read.violations[0].description } };
     const responses: unknown[] = [];
@@ -190,7 +201,7 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
           const rendered = await opts.files.documents.pages(file.mimeType, file.bytes, [pageNumber], 0, fileKey);
           if (!rendered.ok) return { result: Promise.resolve<JsonObject>({ error: rendered.error, context: { ...(uri ? { uri } : {}), pageNumber } }) };
           return { result: withRetry(() => annotateRenderedPage(rendered.pages[0], request, uri, opts.files, { enumEncoding: 'name' })) };
-        });
+        }, pageDone);
         if (out) await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), { inputConfig: echoInputConfig(request.inputConfig), responses: pageResponses });
         else {
           progress.units[unit] ??= { batches: [] };
@@ -207,7 +218,7 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
     return { response: { responses } };
   }
 
-  async function runImages(row: OperationRow, progress: JobProgress, checkpoint: Checkpoint): Promise<Outcome> {
+  async function runImages(row: OperationRow, progress: JobProgress, checkpoint: Checkpoint, pageDone: () => void): Promise<Outcome> {
     const read = readProtoJson<AsyncBatchAnnotateImagesRequest>(AsyncBatchAnnotateImagesRequestSchema, JSON.parse(row.request));
     if (!read.ok) return { error: { code: GRPC_CODES.INVALID_ARGUMENT, message: read.violations[0].description } };
     const { requests, outputConfig } = read.value;
@@ -219,7 +230,7 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       const first = batch * batchSize + 1;
       const last = Math.min(requests.length, first + batchSize - 1);
       const entries = requests.slice(first - 1, last);
-      const responses = await bounded(entries, async (entry) => ({ result: withRetry(() => annotateOne(entry, { engine: opts.files.engine, imageSource: opts.imageSource }, { enumEncoding: 'name' })) }));
+      const responses = await bounded(entries, async (entry) => ({ result: withRetry(() => annotateOne(entry, { engine: opts.files.engine, imageSource: opts.imageSource }, { enumEncoding: 'name' })) }), pageDone);
       await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), { responses });
       await checkpoint(0, batch, entries.length, requests.length);
     }

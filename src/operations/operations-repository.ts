@@ -7,7 +7,7 @@ export type OperationRow = VisionOperationsTable;
 /** What a job has written: per input file (one unit for images:asyncBatchAnnotate), its batches. */
 export interface JobProgress {
   /** `inline`: page responses kept in the row when the request has no destination (Legible extension). */
-  units: Array<{ totalPages?: number; batches: number[]; inline?: unknown[] }>;
+  units: Array<{ totalPages?: number; batches: number[]; pages?: number; inline?: unknown[] }>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -110,6 +110,18 @@ export function createOperationsRepository(db: Kysely<Database>) {
         .where('state', 'in', ['CREATED', 'RUNNING'])
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Progress per page between batches; only ever forward, and only by the lease holder. */
+    async setDonePages(operationId: string, owner: string, donePages: number): Promise<void> {
+      await db
+        .updateTable('vision_operations')
+        .set({ done_pages: donePages, state: 'RUNNING', update_time: iso(Date.now()) })
+        .where('operation_id', '=', operationId)
+        .where('lease_owner', '=', owner)
+        .where('state', 'in', ['CREATED', 'RUNNING'])
+        .where('done_pages', '<', donePages)
+        .execute();
     },
 
     async finish(operationId: string, owner: string, end: { state: Extract<OperationState, 'DONE' | 'CANCELLED'>; response?: unknown; error?: unknown }): Promise<boolean> {
