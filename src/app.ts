@@ -35,6 +35,7 @@ import { storageFileSource } from './storage/storage-file-source.ts';
 import { gcsJsonRoutes } from './storage/gcs-json-routes.ts';
 import { createOperationsRepository } from './operations/operations-repository.ts';
 import { createOperationRunner } from './operations/operation-runner.ts';
+import { operationsConsoleRoutes } from './operations/operations-console-routes.ts';
 import { ocrPlaygroundRoutes } from './vision/ocr-playground-routes.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { whoamiRoutes } from './console/whoami-routes.ts';
@@ -190,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(gcsJsonRoutes, { store, keyVerifier: app.keyVerifier, maxObjectBytes: config.files.maxBytes });
   await app.register(ocrPlaygroundRoutes, { ...vision, ...platform });
   await app.register(usageRoutes, platform);
+  await app.register(operationsConsoleRoutes, { ...platform, repo: operationsRepo });
   // The web console (static single-page app at /console) and the token introspection it signs in with.
   await app.register(whoamiRoutes, platform);
   await app.register(consoleRoutes);

@@ -103,6 +103,9 @@ test('asyncBatchAnnotateFiles and images:asyncBatchAnnotate with Google\'s clien
     }
     assertError(t, await app.inject({ url: `/v1/operations/${id}`, headers: { 'x-goog-api-key': other.keyString! } }), 404);
     assertError(t, await app.inject({ url: `/v1/projects/async-project/operations/${id}`, headers: { 'x-goog-api-key': other.keyString! } }), 404);
+    const consoleList = await app.inject({ url: '/api/projects/async-project/operations', headers: owner.headers });
+    t.assert.equal(consoleList.statusCode, 200, consoleList.body);
+    t.assert.deepEqual(consoleList.json().operations.map((o: any) => [o.name, o.kind, o.metadata.pagesDone, o.metadata.totalPages]), [[op.name, 'files', 12, 12]]);
     const audit = await database.db.selectFrom('audit_log').select(['action', 'resource_id']).where('resource_id', '=', id).execute();
     t.assert.deepEqual(audit.map((a) => a.action), ['operation.create']);
     const usage = await database.db.selectFrom('usage_counters').select(['images']).where('project_id', '=', 'async-project').execute();

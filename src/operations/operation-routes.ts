@@ -7,7 +7,7 @@ import { AppError, type FieldViolation } from '../errors.ts';
 import { parseGsUri, type ObjectStore } from '../storage/object-store.ts';
 import { askError } from '../vision/annotate-images.ts';
 import { FILE_MIME_TYPES } from '../vision/files/file-pages.ts';
-import { enumEncodingOf, sendVisionJson } from '../vision/files/file-routes.ts';
+import { enumEncodingOf, sendVisionJson } from '../vision/annotate-handler.ts';
 import {
   AsyncBatchAnnotateFilesRequestSchema,
   AsyncBatchAnnotateImagesRequestSchema,
@@ -29,7 +29,7 @@ export interface OperationRoutesOptions {
   repo: OperationsRepository;
   store: ObjectStore;
   runner: OperationRunner;
-  /** Pages one asyncBatchAnnotateFiles file may have (checked when the job reads it). */
+  /** OPERATIONS_ALLOW_CANCEL. */
   allowCancel: boolean;
 }
 

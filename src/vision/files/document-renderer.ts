@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
+// TypeScript workers need tsx's loader when the host did not pass it (the OCR engine's rule).
+import { workerExecArgv } from '../../ocr/ocr-engine.ts';
 import type { DocumentTask } from './document-worker.ts';
 import { fileFailure, type FileLimits, type FileMimeType, type PagesOutcome } from './file-pages.ts';
 
@@ -25,14 +25,6 @@ export interface DocumentRendererOptions {
 }
 
 const WORKER_URL = new URL('./document-worker.ts', import.meta.url);
-
-/** Same rule as the OCR engine: TypeScript workers need tsx's loader when the host did not pass it. */
-function workerExecArgv(): string[] {
-  const argv = process.execArgv;
-  const hasTsx = argv.some((a, i) => a.includes('tsx') && (i === 0 || argv[i - 1] === '--import' || a.startsWith('--import=') || argv[i - 1] === '--loader'));
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return hasTsx ? argv : [...argv, '--import', tsx];
-}
 
 export function createDocumentRenderer(opts: DocumentRendererOptions): DocumentRenderer {
   const pool = new Piscina<DocumentTask, PagesOutcome>({

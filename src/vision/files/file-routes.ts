@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { enumEncodingOf, sendVisionJson } from '../annotate-handler.ts';
 import { SystemParametersSchema, type SystemParameters } from '../vision-request-schema.ts';
 import { visionValidatorCompiler } from '../vision-validator.ts';
 import { isDocumentedPath, visionMethodPaths } from '../vision-paths.ts';
@@ -18,16 +19,6 @@ const description =
   'and boxes as `normalizedVertices`.';
 
 type FilesRequest = FastifyRequest<{ Body: BatchAnnotateFilesRequest; Querystring: SystemParameters }>;
-
-export function enumEncodingOf(query: SystemParameters): 'int' | 'name' {
-  return query.$alt?.includes('enum-encoding=int') ? 'int' : 'name';
-}
-
-/** Answers a Vision JSON body as the client asked (`prettyPrint`). */
-export function sendVisionJson(request: FastifyRequest<{ Querystring: SystemParameters }>, reply: FastifyReply, body: unknown): unknown {
-  void reply.type('application/json; charset=utf-8');
-  return request.query.prettyPrint === true ? JSON.stringify(body, null, 2) : body;
-}
 
 /** `files:annotate` at every Vision prefix and binding; registered inside the key-authenticated Vision plugin. */
 export function registerFileRoutes(app: FastifyInstance, opts: FileRoutesOptions): void {
