@@ -181,11 +181,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     retentionMs: config.operations.retentionMs,
   });
   if (config.operations.runner) app.addHook('onReady', async () => runner.start());
-  // Stop taking jobs first (an interrupted job's lease is released for the next node), then the pools.
-  app.addHook('onClose', async () => {
-    await runner.stop();
-    await documents.close();
-  });
+  // Jobs stop before anything closes (preClose: the OCR engine closes in onClose); an interrupted job's
+  // lease is released for the next node.
+  app.addHook('preClose', async () => runner.stop());
+  app.addHook('onClose', async () => documents.close());
   const operations = { db: database.db, repo: operationsRepo, store, runner, allowCancel: config.operations.allowCancel };
   await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier, fileDeps, operations });
   await app.register(gcsJsonRoutes, { store, keyVerifier: app.keyVerifier, maxObjectBytes: config.files.maxBytes });

@@ -35,6 +35,8 @@ export interface OperationRunnerOptions {
 
 /** Google's default and range for OutputConfig.batch_size. */
 export const DEFAULT_BATCH_SIZE = 20;
+/** Claims of one job (a crash each time, e.g. a file that kills its node) before it is given up. */
+const MAX_ATTEMPTS = 5;
 /** Pages of a file whose results are kept in the operation (no gcsDestination). */
 export const INLINE_MAX_PAGES = 50;
 const pageOf = (r: JsonObject) => Number((r.context as { pageNumber?: number } | undefined)?.pageNumber ?? 0);
@@ -145,6 +147,10 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       if (cancelled || (await opts.repo.renew(row.operation_id, owner, opts.leaseMs)).cancelRequested) throw new Cancelled();
     };
     try {
+      if (row.attempts > MAX_ATTEMPTS) {
+        await opts.repo.finish(row.operation_id, owner, { state: 'DONE', error: { code: GRPC_CODES.ABORTED, message: `The operation was interrupted ${MAX_ATTEMPTS} times and was given up.` } });
+        return;
+      }
       if ((await opts.repo.renew(row.operation_id, owner, opts.leaseMs)).cancelRequested) throw new Cancelled();
       const response = row.kind === 'files' ? await runFiles(row, progress, checkpoint, pageDone) : await runImages(row, progress, checkpoint, pageDone);
       await opts.repo.finish(row.operation_id, owner, 'error' in response ? { state: 'DONE', error: response.error } : { state: 'DONE', response: response.response });
@@ -202,6 +208,8 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
           if (!rendered.ok) return { result: Promise.resolve<JsonObject>({ error: rendered.error, context: { ...(uri ? { uri } : {}), pageNumber } }) };
           return { result: withRetry(() => annotateRenderedPage(rendered.pages[0], request, uri, opts.files, { enumEncoding: 'name' })) };
         }, pageDone);
+        // Stopping: pages read while the engine was closing may carry errors; the batch is redone by the next holder.
+        if (stopped) throw new Stopped();
         if (out) await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), { inputConfig: echoInputConfig(request.inputConfig), responses: pageResponses });
         else {
           progress.units[unit] ??= { batches: [] };
@@ -231,6 +239,7 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       const last = Math.min(requests.length, first + batchSize - 1);
       const entries = requests.slice(first - 1, last);
       const responses = await bounded(entries, async (entry) => ({ result: withRetry(() => annotateOne(entry, { engine: opts.files.engine, imageSource: opts.imageSource }, { enumEncoding: 'name' })) }), pageDone);
+      if (stopped) throw new Stopped();
       await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), { responses });
       await checkpoint(0, batch, entries.length, requests.length);
     }
