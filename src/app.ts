@@ -29,6 +29,14 @@ import { usageRoutes } from './usage/usage-routes.ts';
 import { ocrPlugin } from './ocr/ocr-plugin.ts';
 import { MAX_IMAGE_BYTES } from './vision/image-source.ts';
 import { visionRoutes } from './vision/vision-routes.ts';
+import { createDocumentRenderer } from './vision/files/document-renderer.ts';
+import { PDF_MAX_PAGE_SIDE_POINTS } from './vision/files/file-pages.ts';
+import { objectStoreFor } from './storage/object-store-for-config.ts';
+import { storageFileSource } from './storage/storage-file-source.ts';
+import { gcsJsonRoutes } from './storage/gcs-json-routes.ts';
+import { createOperationsRepository } from './operations/operations-repository.ts';
+import { createOperationRunner } from './operations/operation-runner.ts';
+import { operationsConsoleRoutes } from './operations/operations-console-routes.ts';
 import { ocrPlaygroundRoutes } from './vision/ocr-playground-routes.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { whoamiRoutes } from './console/whoami-routes.ts';
@@ -163,9 +171,39 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       bytesInFlight: { max: config.ocr.imageUriFetchMaxBytesInFlight, used: 0 },
     },
   };
-  await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier });
+  // PDF/TIFF/GIF pages for files:annotate, rendered in a worker pool of their own (bounded heap and time).
+  const documents = createDocumentRenderer({
+    limits: { ...config.files, maxPageSidePoints: PDF_MAX_PAGE_SIDE_POINTS },
+    workers: config.files.workers,
+    timeoutMs: config.files.renderTimeoutMs,
+    maxHeapMb: config.files.workerHeapMb,
+  });
+  // Storage for gs:// URIs (local directory or S3) and long-running operations over it.
+  const store = objectStoreFor(config.storage);
+  const fileDeps = { engine: app.ocr, documents, maxFileBytes: config.files.maxBytes, files: storageFileSource(store) };
+  const operationsRepo = createOperationsRepository(database.db);
+  const runner = createOperationRunner({
+    repo: operationsRepo,
+    store,
+    files: fileDeps,
+    imageSource: vision.imageSource,
+    usage: vision.usage,
+    log: app.log,
+    leaseMs: config.operations.leaseMs,
+    pollMs: config.operations.pollMs,
+    retentionMs: config.operations.retentionMs,
+  });
+  if (config.operations.runner) app.addHook('onReady', async () => runner.start());
+  // Jobs stop before anything closes (preClose: the OCR engine closes in onClose); an interrupted job's
+  // lease is released for the next node.
+  app.addHook('preClose', async () => runner.stop());
+  app.addHook('onClose', async () => documents.close());
+  const operations = { db: database.db, repo: operationsRepo, store, runner, allowCancel: config.operations.allowCancel };
+  await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier, fileDeps, operations });
+  await app.register(gcsJsonRoutes, { store, keyVerifier: app.keyVerifier, maxObjectBytes: config.files.maxBytes });
   await app.register(ocrPlaygroundRoutes, { ...vision, ...platform });
   await app.register(usageRoutes, platform);
+  await app.register(operationsConsoleRoutes, { ...platform, repo: operationsRepo });
   // The web console (static single-page app at /console) and the token introspection it signs in with.
   await app.register(whoamiRoutes, platform);
   await app.register(consoleRoutes);

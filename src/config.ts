@@ -53,6 +53,45 @@ const EnvSchema = Type.Object({
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 60000 }),
   /** After SIGTERM, `/readyz` answers 503 for this long (load balancers stop routing) before the server stops accepting. */
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, default: 5000 }),
+  /** Pages (frames) a PDF/TIFF/GIF may have for files:annotate and files:asyncBatchAnnotate; more is refused unread. */
+  FILE_MAX_PAGES: Type.Integer({ minimum: 1, maximum: 100000, default: 2000 }),
+  /** Bytes of one file read from storage (inline content is bound by the 10 MB body). */
+  FILE_MAX_BYTES: Type.Integer({ minimum: 1024, default: 52428800 }),
+  /** Resolution PDF pages are rendered at for OCR. */
+  FILE_RENDER_DPI: Type.Integer({ minimum: 50, maximum: 600, default: 200 }),
+  /** Pixels of one rendered PDF page; larger pages are rendered at a lower resolution. */
+  FILE_MAX_PAGE_PIXELS: Type.Integer({ minimum: 100000, maximum: 75000000, default: 16000000 }),
+  /** Bytes one PDF stream may inflate to (decompression bombs are refused before rendering). */
+  FILE_MAX_STREAM_BYTES: Type.Integer({ minimum: 1048576, default: 134217728 }),
+  /** Time to render the pages of one task before the document worker is stopped. */
+  FILE_RENDER_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 20000 }),
+  /** Worker threads rendering PDF pages and extracting TIFF/GIF frames. */
+  FILE_WORKERS: Type.Integer({ minimum: 1, maximum: 16, default: 1 }),
+  /** JavaScript heap of one document worker (MB). */
+  FILE_WORKER_HEAP_MB: Type.Integer({ minimum: 32, maximum: 4096, default: 256 }),
+  /** Where `gs://bucket/…` of Vision requests resolves: `local` (a directory, STORAGE_DIR) or `s3` (any S3-compatible store). */
+  STORAGE_BACKEND: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  /** The local backend's directory (default `DATA_DIR/storage`). */
+  STORAGE_DIR: Type.Optional(Type.String()),
+  /** S3 backend: endpoint URL (MinIO, `https://storage.googleapis.com` with HMAC keys); empty = AWS. */
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  S3_REGION: Type.String({ default: 'us-east-1' }),
+  /** S3 backend credentials; absent = the AWS SDK's default chain (environment, profile, instance role). */
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String()),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String()),
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
+  /** Prepended to Legible bucket names in the S3 store. */
+  S3_BUCKET_PREFIX: Type.String({ default: '', pattern: '^[a-z0-9.-]*$' }),
+  /** Run asyncBatchAnnotate jobs on this node (every node sharing a database may). */
+  OPERATIONS_RUNNER: Type.Boolean({ default: true }),
+  /** How long a node holds a job without renewing it: after a crash, the job resumes elsewhere this much later. */
+  OPERATION_LEASE_MS: Type.Integer({ minimum: 500, default: 30000 }),
+  /** How often an idle node looks for queued jobs. */
+  OPERATION_POLL_MS: Type.Integer({ minimum: 50, default: 1000 }),
+  /** Finished operations (and their status) are deleted this many hours after they end. Output files are not. */
+  OPERATION_RETENTION_HOURS: Type.Integer({ minimum: 1, default: 720 }),
+  /** Whether `operations/{id}:cancel` is honoured. */
+  OPERATIONS_ALLOW_CANCEL: Type.Boolean({ default: true }),
 });
 
 export interface Config {
@@ -82,6 +121,35 @@ export interface Config {
   readonly idempotencyLockTtlMs: number;
   readonly shutdownGraceMs: number;
   readonly shutdownDrainMs: number;
+  readonly files: {
+    readonly maxPages: number;
+    readonly maxBytes: number;
+    readonly renderDpi: number;
+    readonly maxPagePixels: number;
+    readonly maxStreamBytes: number;
+    readonly renderTimeoutMs: number;
+    readonly workers: number;
+    readonly workerHeapMb: number;
+  };
+  readonly storage: {
+    readonly backend: 'local' | 's3';
+    readonly dir: string;
+    readonly s3: {
+      readonly endpoint?: string;
+      readonly region: string;
+      readonly accessKeyId?: string;
+      readonly secretAccessKey?: string;
+      readonly forcePathStyle: boolean;
+      readonly bucketPrefix: string;
+    };
+  };
+  readonly operations: {
+    readonly runner: boolean;
+    readonly leaseMs: number;
+    readonly pollMs: number;
+    readonly retentionMs: number;
+    readonly allowCancel: boolean;
+  };
 }
 
 export type Env = Record<string, string | undefined>;
@@ -144,5 +212,34 @@ export function loadConfig(env: Env): Config {
     idempotencyLockTtlMs: e.IDEMPOTENCY_LOCK_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    files: Object.freeze({
+      maxPages: e.FILE_MAX_PAGES,
+      maxBytes: e.FILE_MAX_BYTES,
+      renderDpi: e.FILE_RENDER_DPI,
+      maxPagePixels: e.FILE_MAX_PAGE_PIXELS,
+      maxStreamBytes: e.FILE_MAX_STREAM_BYTES,
+      renderTimeoutMs: e.FILE_RENDER_TIMEOUT_MS,
+      workers: e.FILE_WORKERS,
+      workerHeapMb: e.FILE_WORKER_HEAP_MB,
+    }),
+    storage: Object.freeze({
+      backend: e.STORAGE_BACKEND,
+      dir: path.resolve(e.STORAGE_DIR ?? path.join(dataDir, 'storage')),
+      s3: Object.freeze({
+        endpoint: e.S3_ENDPOINT,
+        region: e.S3_REGION,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        bucketPrefix: e.S3_BUCKET_PREFIX,
+      }),
+    }),
+    operations: Object.freeze({
+      runner: e.OPERATIONS_RUNNER,
+      leaseMs: e.OPERATION_LEASE_MS,
+      pollMs: e.OPERATION_POLL_MS,
+      retentionMs: e.OPERATION_RETENTION_HOURS * 3_600_000,
+      allowCancel: e.OPERATIONS_ALLOW_CANCEL,
+    }),
   });
 }

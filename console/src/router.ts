@@ -10,7 +10,7 @@ export type Route =
   | { name: 'playground'; projectId?: string }
   | { name: 'audit' };
 
-export const PROJECT_TABS = ['apis', 'keys', 'oauth', 'usage'] as const;
+export const PROJECT_TABS = ['apis', 'keys', 'oauth', 'usage', 'operations'] as const;
 export type ProjectTab = (typeof PROJECT_TABS)[number];
 
 export function parseRoute(hash: string): Route {

@@ -98,3 +98,18 @@ test('a folder without images: a clear message, exit 1', async (t) => {
   assert.equal(r.code, 1);
   assert.match(r.stderr, /no image files/);
 });
+
+test('a PDF: text per page with a `--- page N ---` line; --json gives one line per page; a hostile PDF fails alone', async (t) => {
+  const dir = await tempDir(t);
+  const { makePdf, hugePagePdf } = await import('../../test/helpers/document-fixtures.ts');
+  await fs.writeFile(path.join(dir, 'doc.pdf'), await makePdf([{ kind: 'text', lines: ['ALPHA PAGE'] }, { kind: 'scan', lines: ['BRAVO PAGE'] }]));
+  const r = await legible([path.join(dir, 'doc.pdf')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^--- page 1 ---\nALPHA PAGE\n--- page 2 ---\nBRAVO PAGE/);
+  const j = await legible(['--json', path.join(dir, 'doc.pdf')]);
+  assert.deepEqual(j.stdout.trim().split('\n').map((l) => JSON.parse(l).page), [1, 2]);
+  await fs.writeFile(path.join(dir, 'huge.pdf'), hugePagePdf());
+  const h = await legible([path.join(dir, 'huge.pdf')]);
+  assert.equal(h.code, 1);
+  assert.match(h.stderr, /200000 × 200000 pt/);
+});

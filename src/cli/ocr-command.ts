@@ -6,10 +6,15 @@ import type { OcrOptions, OcrOutcome } from '../ocr/ocr-types.ts';
 import { CliError, type Command } from './command.ts';
 import { collectOcrInputs, describe, type OcrInput } from './ocr-inputs.ts';
 import { createProgressBar } from './progress-bar.ts';
+import { createDocumentRenderer, type DocumentRenderer } from '../vision/files/document-renderer.ts';
+import { PDF_MAX_PAGE_SIDE_POINTS } from '../vision/files/file-pages.ts';
 
-type FileOutcome = { file: string } & ({ ok: true; value: Extract<OcrOutcome, { ok: true }>['value'] } | { ok: false; code?: string; message: string });
+type OcrValue = Extract<OcrOutcome, { ok: true }>['value'];
+type FileOutcome = { file: string } & (
+  | { ok: true; value: OcrValue; pages?: Array<{ pageNumber: number; value: OcrValue }> }
+  | { ok: false; code?: string; message: string });
 
-const USAGE = 'usage: legible ocr <file|dir>… [--document] [--lang ar,en] [--json] [--concurrency N]';
+const USAGE = 'usage: legible ocr <file|dir>… [--document] [--lang ar,en] [--json] [--concurrency N]   (PDFs: text per page)';
 
 /**
  * `legible ocr`: the engine on local images or folders, like `gcloud ml vision detect-text`.
@@ -42,25 +47,35 @@ export const ocrCommand: Command = {
     }
     const started = performance.now();
     const engine = createOcrEngine({ workers: Math.min(concurrency, inputs.length), threads: config.ocr.threads, queueMax: concurrency });
+    // PDFs are rendered page by page in the same bounded document worker as files:annotate.
+    let documents: DocumentRenderer | undefined;
+    const renderer = () => (documents ??= createDocumentRenderer({
+      limits: { ...config.files, maxPageSidePoints: PDF_MAX_PAGE_SIDE_POINTS },
+      workers: 1,
+      timeoutMs: config.files.renderTimeoutMs,
+      maxHeapMb: config.files.workerHeapMb,
+    }));
     const bar = process.stderr.isTTY && inputs.length > 1 ? createProgressBar(process.stderr, inputs.length) : undefined;
     let done = 0;
     let failed = 0;
     const print = (o: FileOutcome) => {
       bar?.clear();
       if (!o.ok) failed++;
-      if (json) console.log(JSON.stringify(o.ok ? jsonOf(o.file, o.value) : { file: o.file, error: o.message, ...(o.code ? { code: o.code } : {}) }));
+      if (json && o.ok && o.pages) for (const p of o.pages) console.log(JSON.stringify({ ...jsonOf(o.file, p.value), page: p.pageNumber }));
+      else if (json) console.log(JSON.stringify(o.ok ? jsonOf(o.file, o.value) : { file: o.file, error: o.message, ...(o.code ? { code: o.code } : {}) }));
       else if (!o.ok) console.error(`error: ${o.file}: ${o.message}`);
       else process.stdout.write(inputs.length > 1 ? `== ${o.file} ==\n${o.value.text}` : o.value.text);
       bar?.update(done, failed);
     };
     try {
-      await runInOrder(inputs, concurrency, (input) => readOne(engine, input, options), (o) => {
+      await runInOrder(inputs, concurrency, (input) => readOne(engine, input, options, renderer, config.files.maxBytes), (o) => {
         done++;
         print(o);
       });
     } finally {
       bar?.clear();
       await engine.close();
+      await documents?.close();
     }
     if (inputs.length > 1) {
       console.error(`${inputs.length} files, ${failed} failed, ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -81,12 +96,41 @@ function parseLanguages(raw: string | undefined): string[] {
   return hints;
 }
 
-async function readOne(engine: OcrEngine, input: OcrInput, options: OcrOptions): Promise<FileOutcome> {
+const PDF_MAGIC = Buffer.from('%PDF-');
+
+/** A PDF: every page rendered and read in order; the text comes back with a `--- page N ---` line before each page. */
+async function readPdf(engine: OcrEngine, file: string, bytes: Uint8Array, options: OcrOptions, documents: DocumentRenderer): Promise<FileOutcome> {
+  const key = `${file}:${bytes.byteLength}`;
+  const counted = await documents.pages('application/pdf', bytes, [], 0, key);
+  if (!counted.ok) return { file, ok: false, code: 'FILE_UNREADABLE', message: counted.error.message };
+  const pages: Array<{ pageNumber: number; value: OcrValue }> = [];
+  for (let pageNumber = 1; pageNumber <= counted.totalPages; pageNumber++) {
+    const rendered = await documents.pages('application/pdf', bytes, [pageNumber], 0, key);
+    if (!rendered.ok) return { file, ok: false, code: 'FILE_UNREADABLE', message: `page ${pageNumber}: ${rendered.error.message}` };
+    const outcome = await engine.run(rendered.pages[0].image, options);
+    if (!outcome.ok) return { file, ok: false, code: outcome.code, message: `page ${pageNumber}: ${outcome.message}` };
+    pages.push({ pageNumber, value: outcome.value });
+  }
+  const text = pages.map((p) => `--- page ${p.pageNumber} ---\n${p.value.text}`).join('');
+  const first = pages[0]?.value ?? { text: '', page: { width: 0, height: 0, confidence: 0, blocks: [], languages: [] } };
+  return { file, ok: true, value: { ...first, text }, pages };
+}
+
+async function readOne(engine: OcrEngine, input: OcrInput, options: OcrOptions, documents: () => DocumentRenderer, maxPdfBytes: number): Promise<FileOutcome> {
   if ('error' in input) return { file: input.file, ok: false, message: input.error };
   try {
     const stat = await fs.stat(input.file);
     // A FIFO or device would block or never end: only regular files are read.
     if (!stat.isFile()) return { file: input.file, ok: false, message: stat.isDirectory() ? 'is a directory' : 'not a regular file' };
+    const isPdf = await fs.open(input.file, 'r').then(async (h) => {
+      const head = Buffer.alloc(5);
+      await h.read(head, 0, 5, 0).finally(() => h.close());
+      return head.equals(PDF_MAGIC);
+    });
+    if (isPdf && stat.size > maxPdfBytes) {
+      return { file: input.file, ok: false, code: 'FILE_TOO_LARGE', message: `larger than ${Math.round(maxPdfBytes / 2 ** 20)} MB (FILE_MAX_BYTES; ${stat.size} bytes)` };
+    }
+    if (isPdf) return await readPdf(engine, input.file, await fs.readFile(input.file), options, documents());
     if (stat.size > MAX_IMAGE_BYTES) {
       return { file: input.file, ok: false, code: 'IMAGE_TOO_LARGE', message: `larger than ${MAX_IMAGE_BYTES / 2 ** 20} MB (${stat.size} bytes)` };
     }

@@ -5,6 +5,7 @@ import type { IdempotencyTables } from '../idempotency/idempotency-tables.ts';
 import type { OAuthClientsTables } from '../oauth-clients/oauth-clients-tables.ts';
 import type { ProjectsTables } from '../projects/projects-tables.ts';
 import type { UsageTables } from '../usage/usage-tables.ts';
+import type { OperationsTables } from '../operations/operations-tables.ts';
 
 /**
  * The Kysely `Database` interface: one table interface per feature, declared next to the feature
@@ -18,4 +19,5 @@ export type Database = Record<never, never>
   & AuditTables
   & OAuthClientsTables
   & IdempotencyTables
-  & UsageTables;
+  & UsageTables
+  & OperationsTables;

@@ -72,7 +72,7 @@ const WORKER_URL = new URL('./ocr-worker.ts', import.meta.url);
  * Workers are TypeScript: when the host process runs under tsx's `register()` API (the `legible`
  * bin) rather than `--import tsx`, `execArgv` does not carry the loader, so add it explicitly.
  */
-function workerExecArgv(): string[] {
+export function workerExecArgv(): string[] {
   const argv = process.execArgv;
   const hasTsx = argv.some((a, i) => a.includes('tsx') && (i === 0 || argv[i - 1] === '--import' || a.startsWith('--import=') || argv[i - 1] === '--loader'));
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

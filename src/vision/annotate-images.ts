@@ -1,6 +1,6 @@
 import { AppError, GRPC_CODES } from '../errors.ts';
-import type { OcrEngine, OcrReservation } from '../ocr/ocr-engine.ts';
-import type { OcrMode, OcrOutcome } from '../ocr/ocr-types.ts';
+import type { OcrEngine } from '../ocr/ocr-engine.ts';
+import type { OcrOutcome } from '../ocr/ocr-types.ts';
 import { resolveImageBytes, type ImageSourcePolicy } from './image-source.ts';
 import { checkLanguageHint } from './supported-languages.ts';
 import { planFeatures, unsupportedFeaturesMessage } from './vision-features.ts';
@@ -8,7 +8,8 @@ import type { AnnotateImageRequest, BatchAnnotateImagesRequest } from './vision-
 import { annotateImageResponse, type JsonObject, type SerializeOptions } from './vision-response.ts';
 
 export interface AnnotateDeps {
-  engine: Pick<OcrEngine, 'reserve'>;
+  /** `reserve` admits a request's images all at once; `run` takes one place (file pages, async jobs). */
+  engine: Pick<OcrEngine, 'run' | 'reserve'>;
   imageSource: ImageSourcePolicy;
 }
 
@@ -19,13 +20,7 @@ export interface AnnotateOptions {
 /** Seconds a client should wait after the engine's queue was full (Google's client retries 503). */
 const OVERLOADED_RETRY_AFTER_SECONDS = 2;
 
-function overloaded(): AppError {
-  return new AppError('UNAVAILABLE', 'The service is overloaded: too many images are waiting for text recognition. Retry later.', {
-    retryAfter: OVERLOADED_RETRY_AFTER_SECONDS,
-  });
-}
-
-interface Status {
+export interface Status {
   code: number;
   message: string;
 }
@@ -33,6 +28,12 @@ interface Status {
 const entryError = (status: Status): JsonObject => ({ error: status });
 
 /** Engine failures → per-image status; OVERLOADED is not per-image: it fails the whole request. */
+function overloaded(): AppError {
+  return new AppError('UNAVAILABLE', 'The service is overloaded: too many images are waiting for text recognition. Retry later.', {
+    retryAfter: OVERLOADED_RETRY_AFTER_SECONDS,
+  });
+}
+
 function failureStatus(outcome: Extract<OcrOutcome, { ok: false }>): Status {
   switch (outcome.code) {
     case 'IMAGE_EMPTY':
@@ -50,41 +51,37 @@ function failureStatus(outcome: Extract<OcrOutcome, { ok: false }>): Status {
   }
 }
 
-/** An entry that will reach the engine: its places are reserved before any image is fetched or read. */
-interface OcrJob {
-  entry: AnnotateImageRequest;
-  plan: ReturnType<typeof planFeatures> & { mode: OcrMode };
-  hints: string[];
-}
+/** What an entry asks besides its image: shared by images:annotate and every page of files:annotate. */
+export type AnnotateAsk = Pick<AnnotateImageRequest, 'features' | 'imageContext'>;
 
-/** The entry's own error if it is refused without reading an image, else the job to run. */
-function prepare(entry: AnnotateImageRequest): OcrJob | JsonObject {
-  const plan = planFeatures(entry.features ?? []);
-  if (!entry.image || (entry.features ?? []).length === 0) {
-    return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' });
-  }
-  if (plan.mode === undefined) {
-    return entryError({ code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) });
-  }
-  const hints = entry.imageContext?.languageHints ?? [];
-  for (const hint of hints) {
+/** The entry-level refusals (no features, only unserved features, a bad language hint), or undefined. */
+export function askError(ask: AnnotateAsk): Status | undefined {
+  const plan = planFeatures(ask.features ?? []);
+  if ((ask.features ?? []).length === 0) return { code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' };
+  if (plan.mode === undefined) return { code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) };
+  for (const hint of ask.imageContext?.languageHints ?? []) {
     const check = checkLanguageHint(hint);
-    if (!check.ok) return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: check.message });
+    if (!check.ok) return { code: GRPC_CODES.INVALID_ARGUMENT, message: check.message };
   }
-  return { entry, plan: plan as OcrJob['plan'], hints };
+  return undefined;
 }
 
-/** One `AnnotateImageResponse`, in a place already reserved; throws only AppError UNAVAILABLE. */
-async function annotateOne(job: OcrJob, engine: OcrReservation, deps: AnnotateDeps, opts: AnnotateOptions): Promise<JsonObject> {
-  const { entry, plan, hints } = job;
-  const image = await resolveImageBytes(entry.image, deps.imageSource);
-  if (!image.ok) return entryError({ code: image.code, message: image.message });
-
-  const outcome = await engine.run(image.bytes, { mode: plan.mode, languageHints: hints });
+/**
+ * Reads one image already in hand (a sent image, or a page rendered from a file) and answers its
+ * `AnnotateImageResponse`; `askError(ask)` must have passed. Throws only AppError UNAVAILABLE.
+ */
+export async function annotateImageBytes(
+  bytes: Uint8Array,
+  ask: AnnotateAsk,
+  deps: { engine: Pick<OcrEngine, 'run'> },
+  opts: AnnotateOptions & Pick<SerializeOptions, 'filePage'>,
+): Promise<JsonObject> {
+  const plan = planFeatures(ask.features ?? []);
+  const outcome = await deps.engine.run(bytes, { mode: plan.mode ?? 'text', languageHints: ask.imageContext?.languageHints ?? [] });
   if (!outcome.ok) return entryError(failureStatus(outcome));
 
-  const confidence = plan.mode === 'document' || entry.imageContext?.textDetectionParams?.enableTextDetectionConfidenceScore === true;
-  const { textAnnotations, fullTextAnnotation } = annotateImageResponse(outcome.value, { confidence, enumEncoding: opts.enumEncoding });
+  const confidence = plan.mode === 'document' || ask.imageContext?.textDetectionParams?.enableTextDetectionConfidenceScore === true;
+  const { textAnnotations, fullTextAnnotation } = annotateImageResponse(outcome.value, { confidence, enumEncoding: opts.enumEncoding, filePage: opts.filePage });
   // Field-number order: textAnnotations (5), error (9), fullTextAnnotation (12). Annotations that
   // were filled in stay valid next to the error for the features we do not serve (proto comment).
   return {
@@ -92,6 +89,16 @@ async function annotateOne(job: OcrJob, engine: OcrReservation, deps: AnnotateDe
     ...(plan.unsupported.length > 0 ? { error: { code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) } } : {}),
     ...(fullTextAnnotation ? { fullTextAnnotation } : {}),
   };
+}
+
+/** One `AnnotateImageResponse`; throws only AppError UNAVAILABLE (engine overloaded). */
+export async function annotateOne(entry: AnnotateImageRequest, deps: AnnotateDeps, opts: AnnotateOptions): Promise<JsonObject> {
+  if (!entry.image) return entryError({ code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' });
+  const refused = askError(entry);
+  if (refused) return entryError(refused);
+  const image = await resolveImageBytes(entry.image, deps.imageSource);
+  if (!image.ok) return entryError({ code: image.code, message: image.message });
+  return annotateImageBytes(image.bytes, entry, deps, opts);
 }
 
 /**
@@ -105,12 +112,19 @@ export async function annotateImages(
   deps: AnnotateDeps,
   opts: AnnotateOptions,
 ): Promise<{ responses: JsonObject[] }> {
-  const prepared = request.requests.map(prepare);
-  const jobs = prepared.filter((p): p is OcrJob => 'plan' in p && 'hints' in p && 'entry' in p);
-  const places = jobs.length > 0 ? deps.engine.reserve(jobs.length) : undefined;
-  if (jobs.length > 0 && places === undefined) throw overloaded();
+  const refusals = request.requests.map((entry) =>
+    entry.image ? askError(entry) : { code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' },
+  );
+  const admitted = refusals.filter((r) => r === undefined).length;
+  const places = admitted > 0 ? deps.engine.reserve(admitted) : undefined;
+  if (admitted > 0 && places === undefined) throw overloaded();
+  const readOne = async (entry: AnnotateImageRequest): Promise<JsonObject> => {
+    const image = await resolveImageBytes(entry.image!, deps.imageSource);
+    if (!image.ok) return entryError({ code: image.code, message: image.message });
+    return annotateImageBytes(image.bytes, entry, { engine: places! }, opts);
+  };
   try {
-    const settled = await Promise.allSettled(prepared.map((p) => (jobs.includes(p as OcrJob) ? annotateOne(p as OcrJob, places!, deps, opts) : p)));
+    const settled = await Promise.allSettled(request.requests.map((entry, i) => (refusals[i] ? entryError(refusals[i]) : readOne(entry))));
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
     return { responses: settled.map((s) => (s as PromiseFulfilledResult<JsonObject>).value) };

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * every answer — errors included, so a page can read why it was refused — names the caller's
  * origin. Setup routes have none: account tokens are not for other origins' pages.
  */
-const ALLOW_METHODS = 'POST, OPTIONS';
+const ALLOW_METHODS = 'GET, POST, OPTIONS';
 /** Google's answer lists the request's own headers; these cover its client libraries. */
 const DEFAULT_ALLOW_HEADERS = 'content-type, x-goog-api-key, x-goog-api-client, x-goog-user-project, authorization, x-request-id';
 const MAX_AGE_SECONDS = '3600';

@@ -8,12 +8,17 @@ export interface VisionCaller {
   projectId: string;
   api: 'ocr';
   requestsPerMinute: number;
+  /** Set for API keys: who started an operation (audit). */
+  accountId?: string;
+  keyId?: string;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set once the request is authenticated for OCR (API key, or account token on the playground). */
     visionCaller?: VisionCaller;
+    /** Images (or file pages) a Vision handler read, when the body's `requests` do not say it. */
+    visionImages?: number;
   }
 }
 
@@ -78,7 +83,7 @@ export function usageHook(usage: UsageRepository): onSendHookHandler<unknown> {
         at: new Date(),
         outcome: outcomeOf(reply.statusCode),
         requests: 1,
-        images: imagesIn(request.body),
+        images: request.visionImages ?? imagesIn(request.body),
       })
       .catch((err: unknown) => request.log.error({ err }, 'could not record usage'))
       .then(() => done(null, payload));

@@ -10,7 +10,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
  * `x-proto-enum` (name → number) and `format: 'byte'` (base64 bytes, decoded to a Uint8Array).
  */
 
-const message = <T extends TSchema>(protoType: string, schema: T): T =>
+export const message = <T extends TSchema>(protoType: string, schema: T): T =>
   ({ ...schema, additionalProperties: false, 'x-proto-type': protoType }) as T;
 
 function protoEnum<const V extends Record<string, number>>(protoType: string, values: V, description: string) {
@@ -23,11 +23,11 @@ function protoEnum<const V extends Record<string, number>>(protoType: string, va
   });
 }
 
-const int32 = (description?: string) => Type.Integer({ format: 'int32', minimum: -(2 ** 31), maximum: 2 ** 31 - 1, description });
+export const int32 = (description?: string) => Type.Integer({ format: 'int32', minimum: -(2 ** 31), maximum: 2 ** 31 - 1, description });
 const float = () => Type.Number({ format: 'float' });
 
 /** Decoded bytes after reading; standard or URL-safe base64, padded or not, on the wire. */
-const Bytes = (description: string) =>
+export const Bytes = (description: string) =>
   Type.Unsafe<Uint8Array>({ type: 'string', format: 'byte', description });
 
 /** `google.cloud.vision.v1.Feature.Type` (image_annotator.proto L173-220). */

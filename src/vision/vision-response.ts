@@ -10,9 +10,17 @@ export interface SerializeOptions {
   /** DOCUMENT_TEXT_DETECTION always carries confidences; TEXT_DETECTION only when asked. */
   confidence: boolean;
   enumEncoding: 'name' | 'int';
+  /**
+   * A page produced from a file (files:annotate): boxes as `normalizedVertices` (0..1 of the page,
+   * as Google answers for PDF/TIFF/GIF pages) and the page's own size reported (points for PDF).
+   */
+  filePage?: { width: number; height: number };
 }
 
 export type JsonObject = { [key: string]: unknown };
+
+/** What a box needs: the serialize options and the pixel size of the image it was found in. */
+type BoxOptions = SerializeOptions & { imageSize?: { width: number; height: number } };
 
 /** google.cloud.vision.v1.TextAnnotation.DetectedBreak.BreakType (text_annotation.proto L51-70). */
 const BREAK_TYPES: Record<BreakType, number> = { SPACE: 1, SURE_SPACE: 2, EOL_SURE_SPACE: 3, HYPHEN: 4, LINE_BREAK: 5 };
@@ -34,7 +42,17 @@ function vertex(p: Point): JsonObject {
   return put(put({}, 'x', x), 'y', y);
 }
 
-function boundingPoly(quad: Quad): JsonObject {
+/** float 0..1 of the image side. */
+function normalizedVertex(p: Point, width: number, height: number): JsonObject {
+  const n = (v: number, side: number) => Number(Math.fround(Math.min(1, Math.max(0, v / side))).toPrecision(7));
+  return put(put({}, 'x', n(p.x, width)), 'y', n(p.y, height));
+}
+
+function boundingPoly(quad: Quad, opts: Pick<SerializeOptions, 'filePage'> & { imageSize?: { width: number; height: number } }): JsonObject {
+  if (opts.filePage && opts.imageSize) {
+    const { width, height } = opts.imageSize;
+    return { normalizedVertices: quad.map((p) => normalizedVertex(p, width, height)) };
+  }
   return { vertices: quad.map(vertex) };
 }
 
@@ -55,25 +73,26 @@ function withConfidence(target: JsonObject, value: number, opts: SerializeOption
   return opts.confidence ? put(target, 'confidence', score(value)) : target;
 }
 
-function symbol(s: OcrSymbol, opts: SerializeOptions): JsonObject {
+function symbol(s: OcrSymbol, opts: BoxOptions): JsonObject {
   const out = put({}, 'property', property([], s.break, opts));
-  out.boundingBox = boundingPoly(s.box);
+  out.boundingBox = boundingPoly(s.box, opts);
   put(out, 'text', s.text);
   return withConfidence(out, s.confidence, opts);
 }
 
 /** The `fullTextAnnotation` (TextAnnotation → Page → Block → Paragraph → Word → Symbol). */
-export function fullTextAnnotation(result: OcrResult, opts: SerializeOptions): JsonObject {
+export function fullTextAnnotation(result: OcrResult, serialize: SerializeOptions): JsonObject {
   const page = result.page;
+  const opts: BoxOptions = { ...serialize, imageSize: { width: page.width, height: page.height } };
   const blocks = page.blocks.map((b) => {
     const block = put({}, 'property', property(b.languages, undefined, opts));
-    block.boundingBox = boundingPoly(b.box);
+    block.boundingBox = boundingPoly(b.box, opts);
     put(block, 'paragraphs', b.paragraphs.map((p) => {
       const paragraph = put({}, 'property', property(p.languages, undefined, opts));
-      paragraph.boundingBox = boundingPoly(p.box);
+      paragraph.boundingBox = boundingPoly(p.box, opts);
       put(paragraph, 'words', p.words.map((w) => {
         const word = put({}, 'property', property(w.languages, undefined, opts));
-        word.boundingBox = boundingPoly(w.box);
+        word.boundingBox = boundingPoly(w.box, opts);
         put(word, 'symbols', w.symbols.map((s) => symbol(s, opts)));
         return withConfidence(word, w.confidence, opts);
       }));
@@ -83,8 +102,10 @@ export function fullTextAnnotation(result: OcrResult, opts: SerializeOptions): J
     return withConfidence(block, b.confidence, opts);
   });
   const pageJson = put({}, 'property', property(page.languages, undefined, opts));
-  put(pageJson, 'width', Math.round(page.width));
-  put(pageJson, 'height', Math.round(page.height));
+  // Page.width/height: pixels for images, the page's own size for a file page (points for PDF).
+  const size = opts.filePage ?? page;
+  put(pageJson, 'width', Math.round(size.width));
+  put(pageJson, 'height', Math.round(size.height));
   put(pageJson, 'blocks', blocks);
   withConfidence(pageJson, page.confidence, opts);
   return put({ pages: [pageJson] }, 'text', result.text);
@@ -99,13 +120,14 @@ function enclosingQuad(quads: Quad[]): Quad {
 }
 
 /** `textAnnotations`: the whole text with its locale and enclosing polygon, then one entry per word. */
-export function textAnnotations(result: OcrResult): JsonObject[] {
+export function textAnnotations(result: OcrResult, serialize: Pick<SerializeOptions, 'filePage'> = {}): JsonObject[] {
+  const opts = { ...serialize, imageSize: { width: result.page.width, height: result.page.height } };
   const words = result.page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.words));
   if (words.length === 0) return [];
   const first = put({}, 'locale', result.locale);
   put(first, 'description', result.text);
-  first.boundingPoly = boundingPoly(enclosingQuad(words.map((w) => w.box)));
-  return [first, ...words.map((w) => ({ description: w.text, boundingPoly: boundingPoly(w.box) }))];
+  first.boundingPoly = boundingPoly(enclosingQuad(words.map((w) => w.box)), opts);
+  return [first, ...words.map((w) => ({ description: w.text, boundingPoly: boundingPoly(w.box, opts) }))];
 }
 
 /**
@@ -113,7 +135,7 @@ export function textAnnotations(result: OcrResult): JsonObject[] {
  * an image without text: no annotations and no error).
  */
 export function annotateImageResponse(result: OcrResult, opts: SerializeOptions): JsonObject {
-  const annotations = textAnnotations(result);
+  const annotations = textAnnotations(result, opts);
   if (annotations.length === 0) return {};
   return { textAnnotations: annotations, fullTextAnnotation: fullTextAnnotation(result, opts) };
 }

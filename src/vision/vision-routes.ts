@@ -9,15 +9,24 @@ import { rateLimitHook, usageHook } from './vision-policy-hooks.ts';
 import { BatchAnnotateImagesRequestSchema, SystemParametersSchema } from './vision-request-schema.ts';
 import { visionValidatorCompiler } from './vision-validator.ts';
 import { visionCors } from './vision-cors.ts';
+import { isDocumentedPath, visionMethodPaths } from './vision-paths.ts';
+import { checkParent } from './vision-parent.ts';
+import { registerUnimplementedMethods } from './unimplemented-methods.ts';
+import { registerFileRoutes, type FileRoutesOptions } from './files/file-routes.ts';
+import { registerOperationRoutes, type OperationRoutesOptions } from '../operations/operation-routes.ts';
 
-export interface VisionRoutesOptions extends AnnotateDeps {
+export interface VisionRoutesOptions extends AnnotateDeps, FileRoutesOptions {
+  operations: OperationRoutesOptions;
   keyVerifier: KeyVerifier;
   rateLimiter: RateLimiter;
   usage: UsageRepository;
 }
 
-/** The seed path (API.md §2) and Google's own, so client libraries need only `apiEndpoint`/`port`. */
-export const VISION_PATHS = ['/api/vision/v1/images:annotate', '/v1/images:annotate'] as const;
+/**
+ * The seed path (API.md §2) and Google's own, with Google's `projects/{p}` and
+ * `projects/{p}/locations/{l}` bindings, so client libraries need only `apiEndpoint`/`port`.
+ */
+export const VISION_PATHS = visionMethodPaths('images:annotate');
 
 const description =
   'Google Cloud Vision v1 `images:annotate` (BatchAnnotateImages): request and response exactly as Google\'s, ' +
@@ -43,19 +52,26 @@ export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app,
       errorHandler(outcome.error, request, reply);
       return reply;
     }
-    request.visionCaller = { projectId: outcome.key.projectId, api: 'ocr', requestsPerMinute: outcome.key.requestsPerMinute };
+    request.visionCaller = {
+      projectId: outcome.key.projectId,
+      api: 'ocr',
+      requestsPerMinute: outcome.key.requestsPerMinute,
+      accountId: outcome.key.accountId,
+      keyId: outcome.key.keyId,
+    };
   });
   app.addHook('onRequest', rateLimitHook(opts.rateLimiter));
   app.addHook('onSend', usageHook(opts.usage));
 
-  const handler = annotateHandler({ engine: opts.engine, imageSource: opts.imageSource });
+  const annotate = annotateHandler({ engine: opts.engine, imageSource: opts.imageSource });
+  const handler: typeof annotate = async (request, reply) => {
+    checkParent(request, request.visionCaller!.projectId);
+    return annotate(request, reply);
+  };
   for (const url of VISION_PATHS) {
-    // Answered by `visionCors` (the handler is never reached).
-    app.route({ method: 'OPTIONS', url: url.replace(':annotate', '::annotate'), schema: { hide: true }, handler: async () => undefined });
     app.route({
       method: 'POST',
-      // `::` is Fastify's escape for a literal colon in a path.
-      url: url.replace(':annotate', '::annotate'),
+      url,
       schema: {
         tags: ['vision'],
         summary: 'Detect text in images (Google Cloud Vision compatible)',
@@ -63,10 +79,14 @@ export const visionRoutes: FastifyPluginAsync<VisionRoutesOptions> = async (app,
         security: [{ apiKey: [] }],
         body: BatchAnnotateImagesRequestSchema,
         querystring: SystemParametersSchema,
-        ...(url.startsWith('/v1') ? { hide: true } : {}),
+        ...(isDocumentedPath(url) ? {} : { hide: true }),
       },
       validatorCompiler: visionValidatorCompiler,
       handler,
     });
   }
+  registerFileRoutes(app, opts);
+  registerOperationRoutes(app, opts.operations);
+  // Last: every other Vision v1 method answers 501 naming itself.
+  registerUnimplementedMethods(app);
 };

@@ -81,6 +81,7 @@ export function platformSetupRoutes(ids: { accountId: string; projectId: string;
     { method: 'PATCH', url: `/api/projects/${projectId}/apis/ocr`, payload: { quota: { requestsPerMinute: 60 } }, tenantScoped: true },
     { method: 'POST', url: `/api/projects/${projectId}/api-keys`, payload: {}, tenantScoped: true },
     { method: 'GET', url: `/api/projects/${projectId}/api-keys`, tenantScoped: true },
+    { method: 'GET', url: `/api/projects/${projectId}/operations`, tenantScoped: true },
     { method: 'GET', url: key, tenantScoped: true },
     { method: 'PATCH', url: key, payload: { displayName: 'z' }, tenantScoped: true },
     { method: 'POST', url: `${key}:rotate`, payload: { graceSeconds: 0 }, tenantScoped: true },

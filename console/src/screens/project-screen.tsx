@@ -9,12 +9,14 @@ import { ApisTab } from './apis-tab.tsx';
 import { ApiKeysTab } from './api-keys-tab.tsx';
 import { OAuthClientsTab } from './oauth-clients-tab.tsx';
 import { UsageTab } from '../usage/usage-tab.tsx';
+import { OperationsTab } from './operations-tab.tsx';
 
 const TABS: Array<{ tab: ProjectTab; label: string; icon: IconName }> = [
   { tab: 'apis', label: 'APIs', icon: 'plug' },
   { tab: 'keys', label: 'API keys', icon: 'key' },
   { tab: 'oauth', label: 'OAuth clients', icon: 'shield' },
   { tab: 'usage', label: 'Usage', icon: 'chart' },
+  { tab: 'operations', label: 'Operations', icon: 'clock' },
 ];
 
 export function ProjectScreen({ projectId, tab }: { projectId: string; tab: ProjectTab }): JSX.Element {
@@ -63,6 +65,7 @@ export function ProjectScreen({ projectId, tab }: { projectId: string; tab: Proj
             {tab === 'keys' && <ApiKeysTab projectId={projectId} readOnly={!active} />}
             {tab === 'oauth' && <OAuthClientsTab projectId={projectId} readOnly={!active} />}
             {tab === 'usage' && <UsageTab projectId={projectId} />}
+            {tab === 'operations' && <OperationsTab projectId={projectId} />}
           </section>
         </>
       ) : null}

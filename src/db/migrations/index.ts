@@ -3,6 +3,7 @@ import * as platform0001 from './0001-platform.ts';
 import * as oauthClients0002 from './0002-oauth-clients.ts';
 import * as usage0003 from './0003-usage.ts';
 import * as idempotency0004 from './0004-idempotency.ts';
+import * as visionOperations0005 from './0005-vision-operations.ts';
 
 /**
  * Every migration, listed explicitly in order (no folder scanning). Each is written with Kysely's
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-oauth-clients': oauthClients0002,
   '0003-usage': usage0003,
   '0004-idempotency': idempotency0004,
+  '0005-vision-operations': visionOperations0005,
 };

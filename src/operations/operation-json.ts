@@ -1,0 +1,41 @@
+import type { OperationRow } from './operations-repository.ts';
+
+const TYPE = 'type.googleapis.com/google.cloud.vision.v1';
+/** google.cloud.vision.v1.OperationMetadata.State numbers. */
+const STATE_NUMBERS = { CREATED: 1, RUNNING: 2, DONE: 3, CANCELLED: 4 } as const;
+
+/** `projects/{p}[/locations/{l}]/operations/{id}`: the name a client polls with `GET /v1/{name}`. */
+export function operationName(row: Pick<OperationRow, 'project_id' | 'location' | 'operation_id'>): string {
+  return `projects/${row.project_id}${row.location ? `/locations/${row.location}` : ''}/operations/${row.operation_id}`;
+}
+
+/**
+ * A `google.longrunning.Operation` as proto3 JSON: `metadata` is Vision's OperationMetadata (state,
+ * createTime, updateTime) and, when done, `response` (AsyncBatchAnnotate{Files,Images}Response) or
+ * `error` (google.rpc.Status), each `Any` with its `@type`. Progress per page is not in Google's
+ * message: it is added as `pagesDone`/`totalPages` after Google's fields (a Legible extension that
+ * Google's clients ignore).
+ */
+export function operationJson(row: OperationRow, enumEncoding: 'name' | 'int' = 'name'): Record<string, unknown> {
+  const state = row.state === 'CREATED' && row.done_pages > 0 ? 'RUNNING' : row.state;
+  const metadata: Record<string, unknown> = {
+    '@type': `${TYPE}.OperationMetadata`,
+    state: enumEncoding === 'int' ? STATE_NUMBERS[state] : state,
+    createTime: row.create_time,
+    updateTime: row.update_time,
+  };
+  const done = row.state === 'DONE' || row.state === 'CANCELLED';
+  const out: Record<string, unknown> = { name: operationName(row), metadata };
+  if (done) out.done = true;
+  if (done && row.error) out.error = JSON.parse(row.error);
+  else if (done && row.response) {
+    const kind = row.kind === 'files' ? 'AsyncBatchAnnotateFilesResponse' : 'AsyncBatchAnnotateImagesResponse';
+    out.response = { '@type': `${TYPE}.${kind}`, ...(JSON.parse(row.response) as object) };
+  }
+  return out;
+}
+
+/** The progress extension, kept apart so a strict client can be served without it. */
+export function operationProgress(row: OperationRow): { pagesDone: number; totalPages?: number } {
+  return { pagesDone: row.done_pages, ...(row.total_pages !== null ? { totalPages: row.total_pages } : {}) };
+}
