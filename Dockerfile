@@ -2,24 +2,26 @@
 # see docs/deployment.md. No Docker engine runs in this project's CI, so this file is not built there:
 # build and smoke-test it where Docker is available (`docker build -t legible . && docker run -p 8080:8080 legible`).
 
-FROM node:20-slim AS deps
+FROM node:22-slim AS deps
 WORKDIR /app
 # better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
-# .npmrc skips onnxruntime-node's CUDA download (the CPU binary ships in the package).
-COPY package.json package-lock.json .npmrc ./
+# onnxruntime-node's postinstall would download CUDA libraries (the CPU binary ships in the package).
+# npm 11 skips it through package.json's allowScripts; the image's npm 10 reads this variable instead.
+ENV ONNXRUNTIME_NODE_INSTALL=skip
+COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:20-slim
+FROM node:22-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json .npmrc tsconfig.json ./
+COPY package.json package-lock.json tsconfig.json ./
 COPY bin ./bin
 COPY src ./src
 COPY console ./console
