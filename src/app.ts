@@ -7,6 +7,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logger-options.ts';
 import { createRequestIdGenerator } from './http/request-id.ts';
 import { healthRoutes } from './http/health-routes.ts';
+import { swaggerOptions } from './http/openapi.ts';
 import { createKeyVerifier } from './api-keys/key-verifier.ts';
 import { keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
 import { auditRoutes } from './audit/audit-routes.ts';
@@ -83,21 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ocrPlugin, { ocr: config.ocr, onStageTimings: (timings) => metrics.observeOcrStages(timings) });
   metrics.observeOcrQueue(() => app.ocr.queueSize);
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Legible API',
-        version: '1',
-        description: 'Projects, API keys and Google-Vision-compatible text recognition.',
-      },
-      components: {
-        securitySchemes: {
-          accountToken: { type: 'http', scheme: 'bearer', description: 'Account token (setup operations).' },
-          apiKey: { type: 'http', scheme: 'bearer', description: 'API key (also X-Goog-Api-Key or ?key=).' },
-        },
-      },
-    },
-  });
+  await app.register(swagger, swaggerOptions());
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
