@@ -41,6 +41,10 @@ const EnvSchema = Type.Object({
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 60000 }),
   /** After SIGTERM, `/readyz` answers 503 for this long (load balancers stop routing) before the server stops accepting. */
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, default: 5000 }),
+  /** When set, `/metrics`, `/docs` and `/openapi.json` are served on this port only (not on PORT). */
+  ADMIN_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** Listen address of ADMIN_PORT; defaults to HOST. */
+  ADMIN_HOST: Type.Optional(Type.String()),
 });
 
 export interface Config {
@@ -66,6 +70,8 @@ export interface Config {
   readonly keyCacheTtlMs: number;
   readonly shutdownGraceMs: number;
   readonly shutdownDrainMs: number;
+  /** The private operations port (metrics, API docs); undefined = they stay on `port`. */
+  readonly admin?: { readonly port: number; readonly host: string };
 }
 
 export type Env = Record<string, string | undefined>;
@@ -107,5 +113,6 @@ export function loadConfig(env: Env): Config {
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    ...(e.ADMIN_PORT !== undefined ? { admin: Object.freeze({ port: e.ADMIN_PORT, host: e.ADMIN_HOST ?? e.HOST }) } : {}),
   });
 }
