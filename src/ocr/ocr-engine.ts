@@ -40,7 +40,9 @@ export interface OcrEngineOptions {
   profile?: boolean;
 }
 
-const WORKER_URL = new URL('./ocr-worker.ts', import.meta.url);
+/** Compiled (the container image runs `tsc`'s JavaScript, no tsx): the worker is `.js` beside this file. */
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER_URL = new URL(COMPILED ? './ocr-worker.js' : './ocr-worker.ts', import.meta.url);
 
 /**
  * Workers are TypeScript: when the host process runs under tsx's `register()` API (the `legible`
@@ -48,6 +50,7 @@ const WORKER_URL = new URL('./ocr-worker.ts', import.meta.url);
  */
 function workerExecArgv(): string[] {
   const argv = process.execArgv;
+  if (COMPILED) return argv;
   const hasTsx = argv.some((a, i) => a.includes('tsx') && (i === 0 || argv[i - 1] === '--import' || a.startsWith('--import=') || argv[i - 1] === '--loader'));
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return hasTsx ? argv : [...argv, '--import', tsx];
