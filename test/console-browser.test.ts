@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { sharedPath } from './helpers/shared-dir.ts';
 import { test, type TestContext } from 'node:test';
 import sharp from 'sharp';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -20,7 +21,7 @@ import { createOcrEngine } from '../src/ocr/ocr-engine.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = path.resolve(import.meta.dirname, '..');
-const WAKEUPCAT = path.resolve(ROOT, '../shared/data/vision-samples/wakeupcat.jpg');
+const WAKEUPCAT = sharedPath('data/vision-samples/wakeupcat.jpg');
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : undefined;
 
 /** The image to read and its expected text: Google's sample when present, else one we render. */
