@@ -158,6 +158,19 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   t.assert.ok(!(await page.content()).includes(keyString), 'the secret is gone from the page once acknowledged');
   await shot(page, 'api-keys');
 
+  // Edit the key in place: a bad range is caught while typing, the fixed list is saved.
+  await page.getByRole('button', { name: 'Edit key Production backend' }).click();
+  const edit = page.getByRole('dialog', { name: /Edit API key/ });
+  t.assert.equal(await edit.getByLabel('Allowed IP addresses').inputValue(), '127.0.0.1\n10.0.0.0/8');
+  await edit.getByLabel('Allowed IP addresses').fill('127.0.0.1\n10.0.0.0/33');
+  await edit.getByText('Not an IP address or CIDR range: “10.0.0.0/33”').waitFor();
+  t.assert.ok(await edit.getByRole('button', { name: 'Save' }).isDisabled(), 'nothing is sent while a restriction is invalid');
+  await edit.getByLabel('Allowed IP addresses').fill('127.0.0.1\n10.0.0.0/8\n192.168.0.0/16');
+  await shot(page, 'edit-api-key');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await edit.waitFor({ state: 'detached' });
+  await page.getByRole('row', { name: /Production backend/ }).getByText('3 IP ranges').waitFor();
+
   // An OAuth client: its first secret is shown once too; more secrets can be added for rotation.
   await page.getByRole('link', { name: 'OAuth clients' }).click();
   await page.getByText('No OAuth clients').waitFor();
@@ -222,6 +235,7 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   await page.getByRole('link', { name: 'Audit log' }).click();
   await page.getByText('api_key.revoke').or(page.getByText('api_key.delete')).first().waitFor();
   await page.getByText('api_key.create').first().waitFor();
+  await page.getByText('api_key.update').first().waitFor();
   await shot(page, 'audit-log');
 
   // Sign out clears the session.

@@ -50,6 +50,9 @@ export const apiKeysApi = {
   rotate: (api: ApiClient, project: string, keyId: string, graceSeconds: number) =>
     api.post<ApiKey>(`${p`/api/projects/${project}/api-keys/${keyId}`}:rotate`, { graceSeconds }),
   revoke: (api: ApiClient, project: string, keyId: string) => api.del<unknown>(p`/api/projects/${project}/api-keys/${keyId}`),
+  /** Name and restrictions (PATCH; audited as api_key.update). */
+  update: (api: ApiClient, project: string, keyId: string, body: Omit<CreateKeyBody, 'expireTime'>) =>
+    api.patch<ApiKey>(p`/api/projects/${project}/api-keys/${keyId}`, body),
 };
 
 export interface CreateClientBody {
