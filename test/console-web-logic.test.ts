@@ -5,7 +5,9 @@ import { annotateRequest, curlCommand, parseLanguageHints } from '../console/src
 import { daysBetween, niceScale, toSeries } from '../console/src/usage/usage-series.ts';
 import { projectIdProblem, suggestProjectId, PROJECT_ID_RE } from '../console/src/screens/project-id.ts';
 import { buildCreateKeyBody, formOf, looksLikeIpOrCidr, restrictionProblems } from '../console/src/screens/create-key-body.ts';
-import { isIpOrCidr } from '../src/api-keys/key-restriction-formats.ts';
+import * as serverRules from '../src/api-keys/key-restriction-formats.ts';
+import * as consoleRules from '../console/src/screens/key-restriction-rules.ts';
+const { isIpOrCidr } = serverRules;
 import { restrictionSummary } from '../console/src/screens/key-restrictions-summary.ts';
 import { parseRoute, href } from '../console/src/router.ts';
 import { PROJECT_ID_PATTERN } from '../src/projects/projects-schemas.ts';
@@ -152,4 +154,12 @@ test('key restrictions are checked as typed: the console agrees with the server 
   t.assert.equal(restrictionProblems('none', form), undefined);
   const edit = formOf({ keyId: 'k1', displayName: 'Backend', hint: 'x', createTime: '2026-01-01T00:00:00Z', restrictions: { services: ['ocr'], allowedIps: ['1.2.3.4', '10.0.0.0/8'] } } as never);
   t.assert.deepEqual({ kind: edit.kind, ips: edit.ips, services: edit.services, displayName: edit.displayName }, { kind: 'ips', ips: '1.2.3.4\n10.0.0.0/8', services: ['ocr'], displayName: 'Backend' });
+});
+
+test('the console\'s restriction rules are the server\'s (same answers on generated and hostile input)', (t: TestContext) => {
+  const samples = fc.oneof(fc.string(), fc.domain(), fc.webUrl(), fc.stringMatching(/^[A-Za-z0-9:.*\/_-]{0,60}$/), fc.stringMatching(/^[0-9A-Fa-f:]{0,70}$/));
+  for (const name of ['isReferrerPattern', 'isAndroidPackage', 'isSha1Fingerprint', 'isIosBundleId'] as const) {
+    fc.assert(fc.property(samples, (v) => consoleRules[name](v) === serverRules[name](v)), { numRuns: 2000 });
+  }
+  t.assert.equal(String(consoleRules.REFERRER_PATTERN), String(serverRules.REFERRER_PATTERN));
 });

@@ -1,7 +1,4 @@
 import net from 'node:net';
-import { isAndroidPackage, isIosBundleId, isReferrerPattern, isSha1Fingerprint } from './key-restriction-rules.ts';
-
-export { isAndroidPackage, isIosBundleId, isReferrerPattern, isSha1Fingerprint, REFERRER_PATTERN } from './key-restriction-rules.ts';
 
 /**
  * JSON-schema `format`s for API key restrictions, registered on Fastify's Ajv (`app.ts`), so the
@@ -17,6 +14,31 @@ export function isIpOrCidr(value: string): boolean {
   if (prefix === undefined) return true;
   if (!/^\d{1,3}$/.test(prefix)) return false;
   return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Google's referrer patterns: `[scheme://]host[:port][/path]`, where the host may be `*` or start with
+ * `*.` (any subdomain), the port may be `*`, and the path may contain `*` (any characters).
+ */
+export const REFERRER_PATTERN = /^(?:(https?|\*):\/\/)?(\*|(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?::(\d{1,5}|\*))?(\/[^\s]*)?$/i;
+
+export function isReferrerPattern(value: string): boolean {
+  return value.length <= 2048 && REFERRER_PATTERN.test(value);
+}
+
+/** Android application id (https://developer.android.com/build/configure-app-module#set-application-id). */
+export function isAndroidPackage(value: string): boolean {
+  return value.length <= 255 && /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/.test(value);
+}
+
+/** A SHA-1 certificate fingerprint: 40 hex digits, plain or in colon-separated pairs (keytool's output). */
+export function isSha1Fingerprint(value: string): boolean {
+  return /^[0-9A-Fa-f]{40}$/.test(value) || /^([0-9A-Fa-f]{2}:){19}[0-9A-Fa-f]{2}$/.test(value);
+}
+
+/** An iOS bundle id (reverse-DNS, letters, digits, hyphens and dots). */
+export function isIosBundleId(value: string): boolean {
+  return value.length <= 155 && /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(value);
 }
 
 export const KEY_RESTRICTION_FORMATS: Record<string, (value: string) => boolean> = {

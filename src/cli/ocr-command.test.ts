@@ -107,46 +107,6 @@ test('a folder without images: a clear message, exit 1', async (t) => {
   assert.match(r.stderr, /no image files/);
 });
 
-test('--help on every command and `help ocr`: a man-page-like page on stdout, exit 0, nothing run', async () => {
-  for (const args of [['ocr', '--help'], ['ocr', '-h'], ['help', 'ocr'], ['ocr', 'missing.png', '--lang', 'xx', '--help'], ['serve', '--help'], ['migrate', '--help'], ['accounts', 'create', '--help'], ['tokens', 'create', '--help'], ['tokens', 'revoke', '--help']]) {
-    const r = await run(args);
-    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
-    for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'EXIT STATUS']) assert.match(r.stdout, new RegExp(`^${section}$`, 'm'), args.join(' '));
-    assert.equal(r.stderr, '');
-  }
-  const ocr = await run(['help', 'ocr']);
-  assert.match(ocr.stdout, /--format FORMAT[\s\S]*vision[\s\S]*tsv[\s\S]*hocr/);
-  assert.match(ocr.stdout, /ar \(ara\)/);
-  const overview = await run(['--help']);
-  assert.equal(overview.code, 0);
-  assert.match(overview.stdout, /Commands:[\s\S]*ocr[\s\S]*accounts create/);
-  const unknown = await run(['help', 'nonsense']);
-  assert.equal(unknown.code, 2);
-  const none = await run([]);
-  assert.equal(none.code, 2);
-  assert.match(none.stderr, /Usage: legible <command>/);
-});
-
-test('--version prints the package version; an unknown command or option says where help is, exit 2', async () => {
-  const pkg = JSON.parse(await fs.readFile(path.resolve(import.meta.dirname, '../../package.json'), 'utf8'));
-  for (const flag of ['--version', '-v']) {
-    const r = await run([flag]);
-    assert.equal(r.code, 0);
-    assert.equal(r.stdout, `legible ${pkg.version}\n`);
-  }
-  const cmd = await run(['frobnicate']);
-  assert.equal(cmd.code, 2);
-  assert.match(cmd.stderr, /unknown command "frobnicate"[\s\S]*legible --help/);
-  const opt = await legible(['--bogus', 'x.png']);
-  assert.equal(opt.code, 2);
-  assert.equal(opt.stderr, "error: unknown option --bogus\nRun 'legible ocr --help' for usage.\n");
-  for (const args of [['--format', 'pdf', 'x.png'], ['--json', '--format', 'tsv', 'x.png'], ['-', '-'], ['--lang', 'x'.repeat(5000), 'x.png'], ['--lang', 'eng+klingon', 'x.png']]) {
-    const r = await legible(args);
-    assert.equal(r.code, 2, `${args.join(' ').slice(0, 60)}: ${r.stderr}`);
-    assert.ok(r.stderr.length < 2000, 'the message stays short even for a hostile argument');
-  }
-});
-
 test('stdin (-), Tesseract language codes, --format vision: the server\'s AnnotateImageResponse', async (t) => {
   const dir = await tempDir(t);
   await textImage(path.join(dir, 'hello.png'), 'HELLO');

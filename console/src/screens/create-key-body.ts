@@ -1,6 +1,6 @@
 import type { CreateKeyBody } from '../api/endpoints.ts';
 import type { AndroidApp, ApiKey, KeyRestrictions } from '../api/api-types.ts';
-import { isAndroidPackage, isIosBundleId, isReferrerPattern, isSha1Fingerprint } from '../../../src/api-keys/key-restriction-rules.ts';
+import { isAndroidPackage, isIosBundleId, isReferrerPattern, isSha1Fingerprint } from './key-restriction-rules.ts';
 import { splitList } from '../ui/format.ts';
 
 /** Google Cloud's one application restriction per key: none, IPs, websites, Android or iOS apps. */

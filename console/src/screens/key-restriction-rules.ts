@@ -1,7 +1,7 @@
 /**
- * The restriction formats that need no Node API, so the console checks them as the user types with
- * the very rules the server applies (`key-restriction-formats.ts` registers them on Ajv, with the IP
- * check that uses `node:net`).
+ * The console's copy of the key-restriction formats that need no Node API, to check them as the user
+ * types. The server's rules are in src/api-keys/key-restriction-formats.ts (the console bundle is built
+ * from console/ alone); test/console-web-logic.test.ts checks that both agree.
  */
 
 /**
