@@ -237,6 +237,13 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   await page.getByText('api_key.create').first().waitFor();
   await page.getByText('api_key.update').first().waitFor();
   await shot(page, 'audit-log');
+  // Filter by resource and text: only the key's update is left.
+  await page.getByLabel('Resource').selectOption({ label: 'api key' });
+  await page.getByLabel('Search').fill('update');
+  await page.getByText(/^1 of \d+ loaded entries/).waitFor();
+  t.assert.equal(await page.locator('tbody tr').count(), 1);
+  await page.getByLabel('Search').fill('');
+  await page.getByLabel('Resource').selectOption({ label: 'All' });
 
   // Sign out clears the session.
   await page.getByRole('button', { name: 'Sign out' }).click();

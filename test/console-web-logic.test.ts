@@ -10,6 +10,7 @@ import * as consoleRules from '../console/src/screens/key-restriction-rules.ts';
 const { isIpOrCidr } = serverRules;
 import { restrictionSummary } from '../console/src/screens/key-restrictions-summary.ts';
 import { parseRoute, href } from '../console/src/router.ts';
+import { filterAudit } from '../console/src/screens/audit-filter.ts';
 import { PROJECT_ID_PATTERN } from '../src/projects/projects-schemas.ts';
 
 /** The console's pure logic (what it sends, what it draws), run in Node without a browser. */
@@ -162,4 +163,14 @@ test('the console\'s restriction rules are the server\'s (same answers on genera
     fc.assert(fc.property(samples, (v) => consoleRules[name](v) === serverRules[name](v)), { numRuns: 2000 });
   }
   t.assert.equal(String(consoleRules.REFERRER_PATTERN), String(serverRules.REFERRER_PATTERN));
+});
+
+test('audit filter: by resource type and by text in any column, case-insensitive', (t: TestContext) => {
+  const e = (auditId: string, action: string, resourceType: string, details: Record<string, unknown> = {}) =>
+    ({ auditId, action, resourceType, resourceId: `${resourceType}-1`, actor: 'token:tok-1', createTime: '2026-01-01T00:00:00Z', details }) as never;
+  const all = [e('1', 'project.create', 'project'), e('2', 'api_key.update', 'api_key', { fields: ['restrictions'] }), e('3', 'api_key.create', 'api_key')];
+  t.assert.deepEqual(filterAudit(all, '', '').map((x: { auditId: string }) => x.auditId), ['1', '2', '3']);
+  t.assert.deepEqual(filterAudit(all, 'api_key', '').map((x: { auditId: string }) => x.auditId), ['2', '3']);
+  t.assert.deepEqual(filterAudit(all, '', 'RESTRICTIONS').map((x: { auditId: string }) => x.auditId), ['2']);
+  t.assert.deepEqual(filterAudit(all, 'project', 'update'), []);
 });
