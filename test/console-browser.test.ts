@@ -231,6 +231,23 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   });
   t.assert.equal(refused.status, 401);
 
+  // Account tokens: the signed-in one is marked; a new one is shown once, then revoked.
+  await page.getByRole('link', { name: 'Account tokens' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Account tokens' }).waitFor();
+  await page.getByText(/this browser/).waitFor();
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const tokenDialog = page.getByRole('dialog', { name: 'Account token created' });
+  const newToken = await tokenDialog.getByLabel('Your account token').inputValue();
+  t.assert.match(newToken, /^lgb_at_/);
+  await tokenDialog.getByRole('button', { name: 'I have saved it' }).click();
+  t.assert.ok(!(await page.content()).includes(newToken), 'the token is gone from the page once acknowledged');
+  t.assert.equal(await page.locator('tbody tr').count(), 2);
+  await shot(page, 'account-tokens');
+  const fresh = page.locator('tbody tr').filter({ hasNotText: 'this browser' });
+  await fresh.getByRole('button', { name: /Revoke token/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+  await fresh.getByText('Revoked').waitFor();
+
   // The audit log lists what happened.
   await page.getByRole('link', { name: 'Audit log' }).click();
   await page.getByText('api_key.revoke').or(page.getByText('api_key.delete')).first().waitFor();
