@@ -8,6 +8,7 @@ import { loggerOptions } from './http/logger-options.ts';
 import { createRequestIdGenerator } from './http/request-id.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { refuseUnstorableInput } from './http/storable-input.ts';
+import { swaggerOptions } from './http/openapi.ts';
 import { createKeyVerifier } from './api-keys/key-verifier.ts';
 import { keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
 import { auditRoutes } from './audit/audit-routes.ts';
@@ -19,6 +20,7 @@ import { oauthClientsRoutes } from './oauth-clients/oauth-clients-routes.ts';
 import { rateLimiterFor } from './rate-limit/rate-limiter-for-config.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { metricsPlugin } from './metrics/metrics-plugin.ts';
+import { instrumentOcrEngine } from './metrics/instrument-ocr-engine.ts';
 import { loadShedding } from './lifecycle/load-shedding.ts';
 import { createDrainState } from './lifecycle/drain-state.ts';
 import { drainingPlugin } from './lifecycle/draining-plugin.ts';
@@ -94,31 +96,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Operations: metrics, load shedding and draining see every route; idempotency attaches to the
   // setup POST routes as they are declared, so it comes before them.
   const metrics = createMetrics();
-  await app.register(metricsPlugin, { metrics });
+  // With ADMIN_PORT, /metrics, /docs and /openapi.json move to the admin app (src/http/admin-app.ts).
+  const servesOperations = config.admin === undefined;
+  await app.register(metricsPlugin, { metrics, serveRoute: servesOperations });
   await app.register(loadShedding);
   const drainState = createDrainState();
   await app.register(drainingPlugin, { drainState });
   await app.register(idempotencyPlugin, { db: database.db, lockTtlMs: config.idempotencyLockTtlMs });
   await app.register(ocrPlugin, { ocr: config.ocr, onStageTimings: (timings) => metrics.observeOcrStages(timings) });
   metrics.observeOcrQueue(() => app.ocr.queueSize);
+  const engine = instrumentOcrEngine(app.ocr, metrics, config.ocr.workers);
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Legible API',
-        version: '1',
-        description: 'Projects, API keys and Google-Vision-compatible text recognition.',
-      },
-      components: {
-        securitySchemes: {
-          accountToken: { type: 'http', scheme: 'bearer', description: 'Account token (setup operations).' },
-          apiKey: { type: 'http', scheme: 'bearer', description: 'API key (also X-Goog-Api-Key or ?key=).' },
-        },
-      },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swagger, swaggerOptions());
+  if (servesOperations) {
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }
 
   await app.register(healthRoutes, { database, isDraining: () => drainState.draining });
 
@@ -157,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountTokensRoutes, platform);
   await app.register(oauthClientsRoutes, { db: database.db, pepper: config.secretPepper });
   const vision = {
-    engine: app.ocr,
+    engine,
     rateLimiter: app.rateLimiter,
     usage: createUsageRepository(database.db),
     // imageUri policy (docs/decisions.md "Vision endpoint"): off unless IMAGE_URI_FETCH.

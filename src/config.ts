@@ -92,6 +92,10 @@ const EnvSchema = Type.Object({
   OPERATION_RETENTION_HOURS: Type.Integer({ minimum: 1, default: 720 }),
   /** Whether `operations/{id}:cancel` is honoured. */
   OPERATIONS_ALLOW_CANCEL: Type.Boolean({ default: true }),
+  /** When set, `/metrics`, `/docs` and `/openapi.json` are served on this port only (not on PORT). */
+  ADMIN_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** Listen address of ADMIN_PORT; defaults to HOST. */
+  ADMIN_HOST: Type.Optional(Type.String()),
 });
 
 export interface Config {
@@ -150,6 +154,8 @@ export interface Config {
     readonly retentionMs: number;
     readonly allowCancel: boolean;
   };
+  /** The private operations port (metrics, API docs); undefined = they stay on `port`. */
+  readonly admin?: { readonly port: number; readonly host: string };
 }
 
 export type Env = Record<string, string | undefined>;
@@ -241,5 +247,6 @@ export function loadConfig(env: Env): Config {
       retentionMs: e.OPERATION_RETENTION_HOURS * 3_600_000,
       allowCancel: e.OPERATIONS_ALLOW_CANCEL,
     }),
+    ...(e.ADMIN_PORT !== undefined ? { admin: Object.freeze({ port: e.ADMIN_PORT, host: e.ADMIN_HOST ?? e.HOST }) } : {}),
   });
 }

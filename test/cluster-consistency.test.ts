@@ -109,12 +109,12 @@ describe('two nodes on one PostgreSQL and Redis', { skip: CLUSTER_SKIP }, () => 
     t.assert.equal(metrics.status, 200);
     const text = String(metrics.body);
     for (const series of [
-      'legible_http_request_duration_seconds_count{method="POST",route="/v1/images::annotate",status_code="200"}',
+      'legible_http_request_duration_seconds_count{method="POST",route="/v1/images:annotate",status_code="200"}',
       'legible_key_cache_lookups_total{result="hit"}',
       'legible_key_cache_lookups_total{result="miss"}',
       'legible_cluster_invalidations_received_total{kind="key"}',
       'legible_cluster_invalidations_received_total{kind="project"}',
-      'legible_rate_limit_refusals_total{route="/v1/images::annotate"}',
+      'legible_rate_limit_refusals_total{route="/v1/images:annotate"}',
       'legible_rate_limit_fail_open_total 0',
       'legible_ocr_queue_depth',
       'legible_ocr_stage_duration_seconds_count{stage="detect"}',

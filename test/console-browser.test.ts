@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { sharedPath } from './helpers/shared-dir.ts';
 import { test, type TestContext } from 'node:test';
 import sharp from 'sharp';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -20,7 +21,7 @@ import { createOcrEngine } from '../src/ocr/ocr-engine.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = path.resolve(import.meta.dirname, '..');
-const WAKEUPCAT = path.resolve(ROOT, '../shared/data/vision-samples/wakeupcat.jpg');
+const WAKEUPCAT = sharedPath('data/vision-samples/wakeupcat.jpg');
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : undefined;
 
 /** The image to read and its expected text: Google's sample when present, else one we render. */
@@ -157,6 +158,19 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   t.assert.ok(!(await page.content()).includes(keyString), 'the secret is gone from the page once acknowledged');
   await shot(page, 'api-keys');
 
+  // Edit the key in place: a bad range is caught while typing, the fixed list is saved.
+  await page.getByRole('button', { name: 'Edit key Production backend' }).click();
+  const edit = page.getByRole('dialog', { name: /Edit API key/ });
+  t.assert.equal(await edit.getByLabel('Allowed IP addresses').inputValue(), '127.0.0.1\n10.0.0.0/8');
+  await edit.getByLabel('Allowed IP addresses').fill('127.0.0.1\n10.0.0.0/33');
+  await edit.getByText('Not an IP address or CIDR range: “10.0.0.0/33”').waitFor();
+  t.assert.ok(await edit.getByRole('button', { name: 'Save' }).isDisabled(), 'nothing is sent while a restriction is invalid');
+  await edit.getByLabel('Allowed IP addresses').fill('127.0.0.1\n10.0.0.0/8\n192.168.0.0/16');
+  await shot(page, 'edit-api-key');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await edit.waitFor({ state: 'detached' });
+  await page.getByRole('row', { name: /Production backend/ }).getByText('3 IP ranges').waitFor();
+
   // An OAuth client: its first secret is shown once too; more secrets can be added for rotation.
   await page.getByRole('link', { name: 'OAuth clients' }).click();
   await page.getByText('No OAuth clients').waitFor();
@@ -217,11 +231,36 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   });
   t.assert.equal(refused.status, 401);
 
+  // Account tokens: the signed-in one is marked; a new one is shown once, then revoked.
+  await page.getByRole('link', { name: 'Account tokens' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Account tokens' }).waitFor();
+  await page.getByText(/this browser/).waitFor();
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const tokenDialog = page.getByRole('dialog', { name: 'Account token created' });
+  const newToken = await tokenDialog.getByLabel('Your account token').inputValue();
+  t.assert.match(newToken, /^lgb_at_/);
+  await tokenDialog.getByRole('button', { name: 'I have saved it' }).click();
+  t.assert.ok(!(await page.content()).includes(newToken), 'the token is gone from the page once acknowledged');
+  t.assert.equal(await page.locator('tbody tr').count(), 2);
+  await shot(page, 'account-tokens');
+  const fresh = page.locator('tbody tr').filter({ hasNotText: 'this browser' });
+  await fresh.getByRole('button', { name: /Revoke token/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+  await fresh.getByText('Revoked').waitFor();
+
   // The audit log lists what happened.
   await page.getByRole('link', { name: 'Audit log' }).click();
   await page.getByText('api_key.revoke').or(page.getByText('api_key.delete')).first().waitFor();
   await page.getByText('api_key.create').first().waitFor();
+  await page.getByText('api_key.update').first().waitFor();
   await shot(page, 'audit-log');
+  // Filter by resource and text: only the key's update is left.
+  await page.getByLabel('Resource').selectOption({ label: 'api key' });
+  await page.getByLabel('Search').fill('update');
+  await page.getByText(/^1 of \d+ loaded entries/).waitFor();
+  t.assert.equal(await page.locator('tbody tr').count(), 1);
+  await page.getByLabel('Search').fill('');
+  await page.getByLabel('Resource').selectOption({ label: 'All' });
 
   // Sign out clears the session.
   await page.getByRole('button', { name: 'Sign out' }).click();

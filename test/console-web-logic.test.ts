@@ -4,9 +4,13 @@ import { boxesOf, fullTextOf, localeOf, polyPoints } from '../console/src/playgr
 import { annotateRequest, curlCommand, parseLanguageHints } from '../console/src/playground/annotate-request.ts';
 import { daysBetween, niceScale, toSeries } from '../console/src/usage/usage-series.ts';
 import { projectIdProblem, suggestProjectId, PROJECT_ID_RE } from '../console/src/screens/project-id.ts';
-import { buildCreateKeyBody } from '../console/src/screens/create-key-body.ts';
+import { buildCreateKeyBody, formOf, looksLikeIpOrCidr, restrictionProblems } from '../console/src/screens/create-key-body.ts';
+import * as serverRules from '../src/api-keys/key-restriction-formats.ts';
+import * as consoleRules from '../console/src/screens/key-restriction-rules.ts';
+const { isIpOrCidr } = serverRules;
 import { restrictionSummary } from '../console/src/screens/key-restrictions-summary.ts';
 import { parseRoute, href } from '../console/src/router.ts';
+import { filterAudit } from '../console/src/screens/audit-filter.ts';
 import { PROJECT_ID_PATTERN } from '../src/projects/projects-schemas.ts';
 
 /** The console's pure logic (what it sends, what it draws), run in Node without a browser. */
@@ -135,4 +139,38 @@ test('routes: hash paths round-trip; unknown paths fall back to projects', (t: T
   t.assert.deepEqual(parseRoute('#/projects/x/bogus'), { name: 'project', projectId: 'x', tab: 'apis' });
   t.assert.deepEqual(parseRoute('#/nowhere'), { name: 'projects' });
   t.assert.deepEqual(parseRoute(''), { name: 'projects' });
+});
+
+test('key restrictions are checked as typed: the console agrees with the server on every valid address it accepts', (t: TestContext) => {
+  for (const ok of ['127.0.0.1', '10.0.0.0/8', '203.0.113.0/24', '2001:db8::/32', '::1', '0.0.0.0/0']) t.assert.ok(looksLikeIpOrCidr(ok), ok);
+  for (const bad of ['10.0.0.0/33', '256.1.1.1', '1.2.3', 'example.com', '2001:db8::/129', '1.2.3.4/8/8', '', 'fe80::1%eth0']) t.assert.ok(!looksLikeIpOrCidr(bad), bad);
+  // Never stricter than the server: whatever the console accepts as IPv4 the server accepts too.
+  fc.assert(fc.property(fc.ipV4(), fc.integer({ min: 0, max: 32 }), (ip, prefix) => looksLikeIpOrCidr(`${ip}/${prefix}`) && isIpOrCidr(`${ip}/${prefix}`)));
+  fc.assert(fc.property(fc.ipV6(), (ip) => !looksLikeIpOrCidr(ip) || isIpOrCidr(ip) || ip.includes('.')));
+  const form = { ips: '127.0.0.1\n10.0.0.0/33', referrers: 'https://ok.example.com/*\nhttp://bad host', android: [{ packageName: 'com.example', sha1Fingerprint: 'xyz' }], ios: 'com.example.app' };
+  t.assert.match(restrictionProblems('ips', form)!, /10\.0\.0\.0\/33/);
+  t.assert.match(restrictionProblems('referrers', form)!, /bad host/);
+  t.assert.match(restrictionProblems('android', form)!, /SHA-1/);
+  t.assert.equal(restrictionProblems('ios', form), undefined);
+  t.assert.equal(restrictionProblems('none', form), undefined);
+  const edit = formOf({ keyId: 'k1', displayName: 'Backend', hint: 'x', createTime: '2026-01-01T00:00:00Z', restrictions: { services: ['ocr'], allowedIps: ['1.2.3.4', '10.0.0.0/8'] } } as never);
+  t.assert.deepEqual({ kind: edit.kind, ips: edit.ips, services: edit.services, displayName: edit.displayName }, { kind: 'ips', ips: '1.2.3.4\n10.0.0.0/8', services: ['ocr'], displayName: 'Backend' });
+});
+
+test('the console\'s restriction rules are the server\'s (same answers on generated and hostile input)', (t: TestContext) => {
+  const samples = fc.oneof(fc.string(), fc.domain(), fc.webUrl(), fc.stringMatching(/^[A-Za-z0-9:.*\/_-]{0,60}$/), fc.stringMatching(/^[0-9A-Fa-f:]{0,70}$/));
+  for (const name of ['isReferrerPattern', 'isAndroidPackage', 'isSha1Fingerprint', 'isIosBundleId'] as const) {
+    fc.assert(fc.property(samples, (v) => consoleRules[name](v) === serverRules[name](v)), { numRuns: 2000 });
+  }
+  t.assert.equal(String(consoleRules.REFERRER_PATTERN), String(serverRules.REFERRER_PATTERN));
+});
+
+test('audit filter: by resource type and by text in any column, case-insensitive', (t: TestContext) => {
+  const e = (auditId: string, action: string, resourceType: string, details: Record<string, unknown> = {}) =>
+    ({ auditId, action, resourceType, resourceId: `${resourceType}-1`, actor: 'token:tok-1', createTime: '2026-01-01T00:00:00Z', details }) as never;
+  const all = [e('1', 'project.create', 'project'), e('2', 'api_key.update', 'api_key', { fields: ['restrictions'] }), e('3', 'api_key.create', 'api_key')];
+  t.assert.deepEqual(filterAudit(all, '', '').map((x: { auditId: string }) => x.auditId), ['1', '2', '3']);
+  t.assert.deepEqual(filterAudit(all, 'api_key', '').map((x: { auditId: string }) => x.auditId), ['2', '3']);
+  t.assert.deepEqual(filterAudit(all, '', 'RESTRICTIONS').map((x: { auditId: string }) => x.auditId), ['2']);
+  t.assert.deepEqual(filterAudit(all, 'project', 'update'), []);
 });

@@ -71,7 +71,7 @@ test('CLI: accounts create / tokens create / tokens revoke, then the server uses
         [['tokens', 'create', '--account', 'nobody'], /not found/],
         [['tokens', 'create'], /usage/],
         [['tokens', 'revoke', 'tok-nope'], /not found/],
-        [['tokens', 'create', '--account', 'acme', '--bogus'], /Unknown option/],
+        [['tokens', 'create', '--account', 'acme', '--bogus'], /unknown option --bogus/],
       ];
       const results = await Promise.all(failures.map(([args]) => cli(store.env, ...args)));
       for (const [i, [args, message]] of failures.entries()) {

@@ -1,3 +1,4 @@
+import { sharedMissing, sharedPath } from './helpers/shared-dir.ts';
 import { test, type TestContext } from 'node:test';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,8 +18,8 @@ import { protoRoundTrip } from './helpers/vision-proto.ts';
  * Skipped only when the sample images are absent; a missing engine is a failure.
  */
 
-const SAMPLES = path.resolve(import.meta.dirname, '../../shared/data/vision-samples');
-const skip = fs.existsSync(path.join(SAMPLES, 'text.jpg')) ? false : `Google's sample images are absent (${SAMPLES})`;
+const SAMPLES = sharedPath('data/vision-samples');
+const skip = sharedMissing('data/vision-samples/text.jpg');
 const sample = (name: string) => path.join(SAMPLES, name);
 
 interface Served {

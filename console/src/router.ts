@@ -8,7 +8,8 @@ export type Route =
   | { name: 'projects' }
   | { name: 'project'; projectId: string; tab: ProjectTab }
   | { name: 'playground'; projectId?: string }
-  | { name: 'audit' };
+  | { name: 'audit' }
+  | { name: 'tokens' };
 
 export const PROJECT_TABS = ['apis', 'keys', 'oauth', 'usage', 'operations'] as const;
 export type ProjectTab = (typeof PROJECT_TABS)[number];
@@ -26,6 +27,8 @@ export function parseRoute(hash: string): Route {
       return { name: 'playground', projectId: parts[1] };
     case 'audit':
       return { name: 'audit' };
+    case 'tokens':
+      return { name: 'tokens' };
     default:
       return { name: 'projects' };
   }
@@ -41,6 +44,8 @@ export function href(route: Route): string {
       return route.projectId ? `#/playground/${encodeURIComponent(route.projectId)}` : '#/playground';
     case 'audit':
       return '#/audit';
+    case 'tokens':
+      return '#/tokens';
   }
 }
 

@@ -6,12 +6,14 @@ import { Icon, Logo, type IconName } from './ui/icons.tsx';
 import { ProjectsScreen } from './screens/projects-screen.tsx';
 import { ProjectScreen } from './screens/project-screen.tsx';
 import { AuditScreen } from './screens/audit-screen.tsx';
+import { TokensScreen } from './screens/tokens-screen.tsx';
 import { PlaygroundScreen } from './playground/playground-screen.tsx';
 
 const NAV: Array<{ label: string; icon: IconName; route: Route; matches: Route['name'][] }> = [
   { label: 'Projects', icon: 'folder', route: { name: 'projects' }, matches: ['projects', 'project'] },
   { label: 'OCR playground', icon: 'scan', route: { name: 'playground' }, matches: ['playground'] },
   { label: 'Audit log', icon: 'list', route: { name: 'audit' }, matches: ['audit'] },
+  { label: 'Account tokens', icon: 'key', route: { name: 'tokens' }, matches: ['tokens'] },
 ];
 
 function titleOf(route: Route): string {
@@ -24,6 +26,8 @@ function titleOf(route: Route): string {
       return 'OCR playground';
     case 'audit':
       return 'Audit log';
+    case 'tokens':
+      return 'Account tokens';
   }
 }
 
@@ -110,6 +114,7 @@ export function Shell(): JSX.Element {
         {route.name === 'project' && <ProjectScreen key={route.projectId} projectId={route.projectId} tab={route.tab} />}
         {route.name === 'playground' && <PlaygroundScreen projectId={route.projectId} />}
         {route.name === 'audit' && <AuditScreen />}
+        {route.name === 'tokens' && <TokensScreen />}
       </main>
     </div>
   );

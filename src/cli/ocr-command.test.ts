@@ -8,9 +8,17 @@ import sharp from 'sharp';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/legible.js');
 
-function legible(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function legible(args: string[], stdin?: Buffer | 'inherit'): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run(['ocr', ...args], stdin);
+}
+
+/** The real CLI process (`bin/legible.js`), optionally fed on standard input. */
+function run(args: string[], stdin?: Buffer | 'inherit'): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'ocr', ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    if (Buffer.isBuffer(stdin)) child.stdin.end(stdin);
+    else child.stdin.end();
+    child.stdin.on('error', () => {}); // the CLI may stop reading an oversized input early
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -83,8 +91,10 @@ test('JSON lines; missing, empty, corrupt, random, FIFO and oversized files are 
 });
 
 test('bad arguments exit 2 before any image is read', async () => {
-  for (const args of [[], ['--concurrency', 'abc', 'x.png'], ['--concurrency', '0', 'x.png'], ['--lang', 'xx', 'x.png'], ['--lang', ',', 'x.png'], ['--bogus', 'x.png']]) {
-    const r = await legible(args);
+  const cases = [[], ['--concurrency', 'abc', 'x.png'], ['--concurrency', '0', 'x.png'], ['--lang', 'xx', 'x.png'], ['--lang', ',', 'x.png'], ['--bogus', 'x.png']];
+  const results = await Promise.all(cases.map((args) => legible(args)));
+  for (const [i, args] of cases.entries()) {
+    const r = results[i];
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /error:/);
     assert.equal(r.stdout, '');

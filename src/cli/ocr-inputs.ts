@@ -6,17 +6,22 @@ export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
   '.jpg', '.jpeg', '.jfif', '.png', '.gif', '.bmp', '.webp', '.tif', '.tiff', '.ico', '.heic', '.heif', '.avif', '.pdf',
 ]);
 
-/** A file to read, or an argument that could not be used, in the order given. */
-export type OcrInput = { file: string } | { file: string; error: string };
+/** A file to read (`-`: standard input), or an argument that could not be used, in the order given. */
+export type OcrInput = { file: string; stdin?: true } | { file: string; error: string };
 
 /**
  * Expands the command's arguments: files as given (whatever their extension: the user named them),
  * directories recursively to their image files in name order. Symbolic links to directories are
- * not followed, so a link loop cannot recurse forever. Missing paths come back as errors.
+ * not followed, so a link loop cannot recurse forever. Missing paths come back as errors; `-` is
+ * standard input, as with tesseract and most Unix tools.
  */
 export async function collectOcrInputs(args: readonly string[]): Promise<OcrInput[]> {
   const out: OcrInput[] = [];
   for (const arg of args) {
+    if (arg === '-') {
+      out.push({ file: '-', stdin: true });
+      continue;
+    }
     const stat = await fs.stat(arg).catch((err: NodeJS.ErrnoException) => err);
     if (stat instanceof Error) out.push({ file: arg, error: describe(stat) });
     else if (stat.isDirectory()) out.push(...(await walk(arg)));

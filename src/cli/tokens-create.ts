@@ -4,7 +4,15 @@ import { withAccounts } from './with-accounts.ts';
 
 /** `legible tokens create --account <id> [--json]` → a new account token (shown once). */
 export const tokensCreateCommand: Command = {
-  summary: 'create an account token: tokens create --account <id> [--json]',
+  summary: 'create another account token (shown once)',
+  synopsis: ['--account <accountId> [--json]'],
+  description: ['Creates a new account token for an existing account in the configured store and prints it once. Several tokens can be live at a time; revoke the ones you no longer use.'],
+  optionDocs: [
+    { flags: '--account ACCOUNT', doc: 'The account the token acts for (required).' },
+    { flags: '--json', doc: 'Print {"token", "tokenId", "accountId", "hint", "createTime"} on one line.' },
+  ],
+  exitStatus: ['0  created', '1  the store failed', '2  bad arguments', '3  no such account'],
+  examples: ['legible tokens create --account acme --json'],
   options: { account: { type: 'string' }, json: { type: 'boolean' } },
   async run({ config, values, positionals }) {
     const accountId = values.account;

@@ -26,8 +26,16 @@ export interface Metrics {
   readonly rateLimitFailOpen: Counter;
   /** Cross-node invalidation messages received (PostgreSQL LISTEN/NOTIFY), by kind. */
   readonly invalidationsReceived: Counter<'kind'>;
+  /** Images handed to the OCR engine, by feature (TEXT_DETECTION, DOCUMENT_TEXT_DETECTION) and outcome (ok, no_text, or the failure code in lower case). */
+  readonly ocrImages: Counter<'feature' | 'outcome'>;
+  /** Per image: from handing it to the engine until its result, queue wait included. */
+  readonly ocrImageDuration: Histogram<'feature'>;
+  /** Per image: time waiting for a free worker (total time minus the worker's own stage time). */
+  readonly ocrQueueWait: Histogram;
   /** Registers the function the queue-depth gauge reads at scrape time. */
   observeOcrQueue(read: () => number): void;
+  /** Registers what the worker gauges read at scrape time: configured and busy workers, models loaded. */
+  observeOcrWorkers(read: () => { workers: number; busy: number; ready: boolean }): void;
   /** Records one image's stage timings (ms, as the OCR pipeline reports them; counts are skipped). */
   observeOcrStages(timingsMs: Record<string, number>): void;
 }
@@ -37,11 +45,20 @@ const OCR_STAGES = new Set(['decode', 'detect', 'classify', 'recognize', 'layout
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/** Gauges read at scrape time; not part of the interface (nothing records into them). */
+function workerGauges(registers: Registry[], read: () => { workers: number; busy: number; ready: boolean }): Record<string, never> {
+  new Gauge({ name: 'legible_ocr_workers', help: 'OCR worker threads configured (OCR_WORKERS).', registers, collect() { this.set(read().workers); } });
+  new Gauge({ name: 'legible_ocr_workers_busy', help: 'OCR workers reading an image right now.', registers, collect() { this.set(read().busy); } });
+  new Gauge({ name: 'legible_ocr_models_ready', help: '1 once every OCR worker has loaded its models (OCR_WARM), else 0.', registers, collect() { this.set(read().ready ? 1 : 0); } });
+  return {};
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'legible_' });
   const registers = [registry];
   let readQueue: () => number = () => 0;
+  let readWorkers: () => { workers: number; busy: number; ready: boolean } = () => ({ workers: 0, busy: 0, ready: false });
   const ocrStageDuration = new Histogram({
     name: 'legible_ocr_stage_duration_seconds',
     help: 'Time spent in each OCR stage.',
@@ -68,6 +85,26 @@ export function createMetrics(): Metrics {
       },
     }),
     ocrStageDuration,
+    ocrImages: new Counter({
+      name: 'legible_ocr_images_total',
+      help: 'Images handed to the OCR engine, by feature and outcome (ok, no_text, or the failure code in lower case).',
+      labelNames: ['feature', 'outcome'],
+      registers,
+    }),
+    ocrImageDuration: new Histogram({
+      name: 'legible_ocr_image_duration_seconds',
+      help: 'Time per image from hand-off to the OCR engine until its result, queue wait included.',
+      labelNames: ['feature'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    ocrQueueWait: new Histogram({
+      name: 'legible_ocr_queue_wait_seconds',
+      help: 'Time an image waited for a free OCR worker (total time minus the worker\'s stage time).',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    ...workerGauges(registers, () => readWorkers()),
     keyCacheLookups: new Counter({
       name: 'legible_key_cache_lookups_total',
       help: 'API-key verifier cache lookups by result (hit or miss).',
@@ -93,6 +130,9 @@ export function createMetrics(): Metrics {
     }),
     observeOcrQueue(read) {
       readQueue = read;
+    },
+    observeOcrWorkers(read) {
+      readWorkers = read;
     },
     observeOcrStages(timingsMs) {
       for (const [stage, ms] of Object.entries(timingsMs)) {

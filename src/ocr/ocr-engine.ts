@@ -66,7 +66,9 @@ export interface OcrEngineOptions {
 /** The CLI's and benchmarks' limit (the server's is `OCR_IMAGE_TIMEOUT_MS`). */
 const DEFAULT_IMAGE_TIMEOUT_MS = 120_000;
 
-const WORKER_URL = new URL('./ocr-worker.ts', import.meta.url);
+/** Compiled (the container image runs `tsc`'s JavaScript, no tsx): the worker is `.js` beside this file. */
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER_URL = new URL(COMPILED ? './ocr-worker.js' : './ocr-worker.ts', import.meta.url);
 
 /**
  * Workers are TypeScript: when the host process runs under tsx's `register()` API (the `legible`
@@ -74,6 +76,7 @@ const WORKER_URL = new URL('./ocr-worker.ts', import.meta.url);
  */
 export function workerExecArgv(): string[] {
   const argv = process.execArgv;
+  if (COMPILED) return argv;
   const hasTsx = argv.some((a, i) => a.includes('tsx') && (i === 0 || argv[i - 1] === '--import' || a.startsWith('--import=') || argv[i - 1] === '--loader'));
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return hasTsx ? argv : [...argv, '--import', tsx];

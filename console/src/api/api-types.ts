@@ -88,3 +88,11 @@ export interface AuditEntry {
   details: Record<string, unknown>;
   createTime: string;
 }
+
+export interface AccountToken {
+  tokenId: string;
+  accountId: string;
+  hint: string;
+  createTime: string;
+  revokeTime?: string;
+}

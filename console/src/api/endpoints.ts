@@ -1,5 +1,5 @@
 import { apiPath as p, type ApiClient } from './api-client.ts';
-import type { ApiKey, AuditEntry, CatalogApi, ClientSecret, EnabledApi, KeyRestrictions, OAuthClient, Project } from './api-types.ts';
+import type { ApiKey, AuditEntry, CatalogApi, ClientSecret, EnabledApi, KeyRestrictions, OAuthClient, Project, AccountToken } from './api-types.ts';
 
 /**
  * Every call the console makes, named. These are the public JSON API's routes (API.md §2),
@@ -50,6 +50,9 @@ export const apiKeysApi = {
   rotate: (api: ApiClient, project: string, keyId: string, graceSeconds: number) =>
     api.post<ApiKey>(`${p`/api/projects/${project}/api-keys/${keyId}`}:rotate`, { graceSeconds }),
   revoke: (api: ApiClient, project: string, keyId: string) => api.del<unknown>(p`/api/projects/${project}/api-keys/${keyId}`),
+  /** Name and restrictions (PATCH; audited as api_key.update). */
+  update: (api: ApiClient, project: string, keyId: string, body: Omit<CreateKeyBody, 'expireTime'>) =>
+    api.patch<ApiKey>(p`/api/projects/${project}/api-keys/${keyId}`, body),
 };
 
 export interface CreateClientBody {
@@ -69,6 +72,12 @@ export const oauthApi = {
     api.post<ClientSecret>(p`/api/projects/${project}/oauth-clients/${clientId}/secrets`, body),
   revokeSecret: (api: ApiClient, project: string, clientId: string, secretId: string) =>
     api.del<unknown>(p`/api/projects/${project}/oauth-clients/${clientId}/secrets/${secretId}`),
+};
+
+export const tokensApi = {
+  list: async (api: ApiClient, account: string) => (await api.get<{ tokens: AccountToken[] }>(`${p`/api/accounts/${account}/tokens`}?pageSize=100&showRevoked=true`)).tokens,
+  create: (api: ApiClient, account: string) => api.post<{ tokenInfo: AccountToken; token: string }>(p`/api/accounts/${account}/tokens`, {}),
+  revoke: (api: ApiClient, account: string, tokenId: string) => api.del<AccountToken>(p`/api/accounts/${account}/tokens/${tokenId}`),
 };
 
 export const auditApi = {

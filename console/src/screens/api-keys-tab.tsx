@@ -32,6 +32,7 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
   }, [projectId]);
   const [creating, setCreating] = useState(false);
   const [rotating, setRotating] = useState<ApiKey>();
+  const [editing, setEditing] = useState<ApiKey>();
   const [revoking, setRevoking] = useState<ApiKey>();
   const [secret, setSecret] = useState<{ key: ApiKey; title: string; note?: string }>();
   const list = keys.data ?? [];
@@ -106,6 +107,9 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
                     <td class="cell-actions">
                       {!readOnly && state === 'ACTIVE' && (
                         <>
+                          <button type="button" class="btn btn-ghost btn-sm" onClick={() => setEditing(key)} aria-label={`Edit key ${name}`}>
+                            <Icon name="edit" /> <span class="hide-sm">Edit</span>
+                          </button>
                           <button type="button" class="btn btn-ghost btn-sm" onClick={() => setRotating(key)} aria-label={`Rotate key ${name}`}>
                             <Icon name="rotate" /> <span class="hide-sm">Rotate</span>
                           </button>
@@ -131,6 +135,19 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
           onCreated={(key) => {
             setCreating(false);
             setSecret({ key, title: 'API key created' });
+            void keys.reload();
+          }}
+        />
+      )}
+      {editing && (
+        <CreateApiKeyDialog
+          projectId={projectId}
+          services={catalog.data ?? []}
+          editing={editing}
+          onClose={() => setEditing(undefined)}
+          onCreated={(key) => {
+            setEditing(undefined);
+            notify(`Key ${key.displayName || key.keyId} saved.`);
             void keys.reload();
           }}
         />

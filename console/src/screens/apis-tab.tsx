@@ -10,6 +10,8 @@ import { Icon, type IconName } from '../ui/icons.tsx';
 import { formatNumber } from '../ui/format.ts';
 
 const API_ICONS: Record<string, IconName> = { ocr: 'scan', navigation: 'arrowRight' };
+/** In the catalog but not served yet (src/projects/api-catalog.ts): shown, not offered for enabling. */
+const RESERVED_APIS: ReadonlySet<string> = new Set(['navigation']);
 
 interface Row extends CatalogApi {
   state: 'ENABLED' | 'DISABLED';
@@ -56,6 +58,7 @@ function ApiCard(props: { projectId: string; row: Row; readOnly: boolean; onChan
   const { api, notify } = useConsole();
   const { row } = props;
   const enabled = row.state === 'ENABLED';
+  const reserved = RESERVED_APIS.has(row.api);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
   const [rpm, setRpm] = useState(String(row.requestsPerMinute ?? ''));
@@ -101,14 +104,14 @@ function ApiCard(props: { projectId: string; row: Row; readOnly: boolean; onChan
         </div>
         <div class="api-card-text">
           <h2 id={`api-${row.api}-title`} class="card-title">
-            {row.title ?? row.api} {enabled ? <Badge tone="success">Enabled</Badge> : <Badge>Disabled</Badge>}
+            {row.title ?? row.api} {enabled ? <Badge tone="success">Enabled</Badge> : reserved ? <Badge>Reserved</Badge> : <Badge>Disabled</Badge>}
           </h2>
           <p class="muted">
             <code class="mono">{row.api}</code>
             {row.description ? ` · ${row.description}` : ''}
           </p>
         </div>
-        {!props.readOnly && (
+        {!props.readOnly && (!reserved || enabled) && (
           <div class="api-card-actions">
             {enabled ? (
               <button type="button" class="btn btn-secondary" onClick={props.onDisable} disabled={busy}>
@@ -123,6 +126,7 @@ function ApiCard(props: { projectId: string; row: Row; readOnly: boolean; onChan
         )}
       </div>
       <ErrorBanner error={error} />
+      {reserved && !enabled && <p class="field-hint">Reserved for a future Legible API: it cannot be enabled yet.</p>}
       {enabled && (
         <form class="api-card-quota" onSubmit={saveRpm}>
           <div class="field field-inline">

@@ -7,6 +7,7 @@ import { useConsole } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { EmptyState, ErrorBanner, SkeletonRows, Spinner } from '../ui/feedback.tsx';
 import { formatDateTime, formatRelative } from '../ui/format.ts';
+import { describeDetails, filterAudit } from './audit-filter.ts';
 
 const VERB_TONE: Record<string, string> = { create: 'accent', enable: 'accent', delete: 'danger', revoke: 'danger', disable: 'danger', rotate: 'warning' };
 
@@ -15,20 +16,18 @@ function toneOf(action: string): string {
   return VERB_TONE[verb] ?? 'neutral';
 }
 
-function describeDetails(details: Record<string, unknown>): string {
-  return Object.entries(details)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(' · ');
-}
-
-/** The account's audit log (every mutation, newest first), paged with "Load more". */
+/** The account's audit log (every mutation, newest first), paged with "Load more", filtered by type and text. */
 export function AuditScreen(): JSX.Element {
   const { api, session } = useConsole();
   const first = useResource(() => auditApi.page(api, session.accountId), [session.accountId]);
   const [more, setMore] = useState<{ entries: AuditEntry[]; nextPageToken?: string }>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<Error>();
-  const entries = [...(first.data?.entries ?? []), ...(more?.entries ?? [])];
+  const loaded = [...(first.data?.entries ?? []), ...(more?.entries ?? [])];
+  const [type, setType] = useState('');
+  const [text, setText] = useState('');
+  const types = [...new Set(loaded.map((e) => e.resourceType))].sort();
+  const entries = filterAudit(loaded, type, text);
   const nextPageToken = more ? more.nextPageToken : first.data?.nextPageToken;
 
   const loadMore = async () => {
@@ -56,11 +55,26 @@ export function AuditScreen(): JSX.Element {
       <ErrorBanner error={first.error} onRetry={first.reload} />
       {first.loading && !first.data ? (
         <div class="card"><SkeletonRows rows={6} label="Loading audit log" /></div>
-      ) : entries.length === 0 && !first.error ? (
+      ) : loaded.length === 0 && !first.error ? (
         <div class="card">
           <EmptyState icon="list" title="Nothing recorded yet">Creating projects, keys and clients, and changing limits, all show up here.</EmptyState>
         </div>
-      ) : entries.length > 0 ? (
+      ) : loaded.length > 0 ? (
+        <>
+        <div class="audit-filters" role="search">
+          <div class="field">
+            <label for="audit-type">Resource</label>
+            <select id="audit-type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
+              <option value="">All</option>
+              {types.map((t) => <option key={t} value={t}>{t.replace(/_/g, ' ')}</option>)}
+            </select>
+          </div>
+          <div class="field">
+            <label for="audit-text">Search</label>
+            <input id="audit-text" type="search" placeholder="action, id, project, actor…" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+          </div>
+          <p class="field-hint" aria-live="polite">{entries.length} of {loaded.length} loaded entries{nextPageToken ? ' (load more to search further back)' : ''}</p>
+        </div>
         <div class="card table-card">
           <table class="table">
             <caption class="sr-only">Audit log, newest first</caption>
@@ -103,6 +117,7 @@ export function AuditScreen(): JSX.Element {
             </div>
           )}
         </div>
+        </>
       ) : null}
     </div>
   );

@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { apiKeysApi } from '../api/endpoints.ts';
 import type { AndroidApp, ApiKey, CatalogApi } from '../api/api-types.ts';
-import { buildCreateKeyBody, type AppRestriction } from './create-key-body.ts';
+import { buildCreateKeyBody, formOf, restrictionProblems, type AppRestriction } from './create-key-body.ts';
 import { useConsole } from '../session.ts';
 import { Dialog } from '../ui/dialog.tsx';
 import { ErrorBanner, Spinner } from '../ui/feedback.tsx';
@@ -24,20 +24,25 @@ const EXPIRY = [
   { value: 'custom', label: 'On a date…' },
 ];
 
+/** Creates a key, or (with `editing`) changes an existing key's name and restrictions in place. */
 export function CreateApiKeyDialog(props: {
   projectId: string;
   services: Array<CatalogApi & { enabled: boolean }>;
+  editing?: ApiKey;
   onClose(): void;
   onCreated(key: ApiKey): void;
 }): JSX.Element {
   const { api } = useConsole();
-  const [displayName, setDisplayName] = useState('');
-  const [services, setServices] = useState<string[]>(() => props.services.filter((s) => s.enabled).map((s) => s.api));
-  const [kind, setKind] = useState<AppRestriction>('none');
-  const [ips, setIps] = useState('');
-  const [referrers, setReferrers] = useState('');
-  const [android, setAndroid] = useState<AndroidApp[]>([{ packageName: '', sha1Fingerprint: '' }]);
-  const [ios, setIos] = useState('');
+  const initial = formOf(props.editing);
+  const [displayName, setDisplayName] = useState(initial.displayName);
+  const [services, setServices] = useState<string[]>(() => initial.services ?? props.services.filter((s) => s.enabled).map((s) => s.api));
+  const [kind, setKind] = useState<AppRestriction>(initial.kind);
+  const [ips, setIps] = useState(initial.ips);
+  const [referrers, setReferrers] = useState(initial.referrers);
+  const [android, setAndroid] = useState<AndroidApp[]>(initial.android);
+  const [ios, setIos] = useState(initial.ios);
+  const problem = restrictionProblems(kind, { ips, referrers, android, ios });
+  const editing = props.editing;
   const [expiry, setExpiry] = useState('never');
   const [customDate, setCustomDate] = useState('');
   const [busy, setBusy] = useState(false);
@@ -50,7 +55,10 @@ export function CreateApiKeyDialog(props: {
     setError(undefined);
     try {
       const body = buildCreateKeyBody({ displayName, services, kind, ips, referrers, android, ios, expiry, customDate });
-      props.onCreated(await apiKeysApi.create(api, props.projectId, body));
+      if (editing) {
+        const { expireTime: _unchanged, ...changes } = body;
+        props.onCreated(await apiKeysApi.update(api, props.projectId, editing.keyId, { ...changes, displayName: displayName.trim() || editing.keyId }));
+      } else props.onCreated(await apiKeysApi.create(api, props.projectId, body));
     } catch (err) {
       setError(err as Error);
       setBusy(false);
@@ -60,14 +68,16 @@ export function CreateApiKeyDialog(props: {
   const today = new Date().toISOString().slice(0, 10);
   return (
     <Dialog
-      title="Create API key"
+      title={editing ? `Edit API key “${editing.displayName || editing.keyId}”` : 'Create API key'}
       size="wide"
       onClose={props.onClose}
       onSubmit={submit}
       footer={
         <>
           <button type="button" class="btn btn-secondary" onClick={props.onClose}>Cancel</button>
-          <button type="submit" class="btn btn-primary" disabled={busy}>{busy && <Spinner label="Creating key" />} Create key</button>
+          <button type="submit" class="btn btn-primary" disabled={busy || problem !== undefined}>
+            {busy && <Spinner label={editing ? 'Saving key' : 'Creating key'} />} {editing ? 'Save' : 'Create key'}
+          </button>
         </>
       }
     >
@@ -109,14 +119,14 @@ export function CreateApiKeyDialog(props: {
         {kind === 'ips' && (
           <div class="field">
             <label for="key-ips">Allowed IP addresses</label>
-            <textarea id="key-ips" class="mono" rows={3} placeholder={'203.0.113.7\n198.51.100.0/24\n2001:db8::/32'} value={ips} onInput={(e) => setIps(e.currentTarget.value)} />
+            <textarea id="key-ips" class="mono" aria-invalid={problem ? 'true' : undefined} aria-describedby={problem ? 'key-restriction-problem' : undefined} rows={3} placeholder={'203.0.113.7\n198.51.100.0/24\n2001:db8::/32'} value={ips} onInput={(e) => setIps(e.currentTarget.value)} />
             <p class="field-hint">One IPv4/IPv6 address or CIDR range per line.</p>
           </div>
         )}
         {kind === 'referrers' && (
           <div class="field">
             <label for="key-referrers">Allowed websites</label>
-            <textarea id="key-referrers" class="mono" rows={3} placeholder={'https://app.example.com/*\n*.example.com'} value={referrers} onInput={(e) => setReferrers(e.currentTarget.value)} />
+            <textarea id="key-referrers" class="mono" aria-invalid={problem ? 'true' : undefined} aria-describedby={problem ? 'key-restriction-problem' : undefined} rows={3} placeholder={'https://app.example.com/*\n*.example.com'} value={referrers} onInput={(e) => setReferrers(e.currentTarget.value)} />
             <p class="field-hint">One pattern per line; <code>*.example.com</code> matches subdomains.</p>
           </div>
         )}
@@ -148,12 +158,16 @@ export function CreateApiKeyDialog(props: {
         {kind === 'ios' && (
           <div class="field">
             <label for="key-ios">Allowed bundle IDs</label>
-            <textarea id="key-ios" class="mono" rows={3} placeholder="com.example.app" value={ios} onInput={(e) => setIos(e.currentTarget.value)} />
+            <textarea id="key-ios" class="mono" aria-invalid={problem ? 'true' : undefined} aria-describedby={problem ? 'key-restriction-problem' : undefined} rows={3} placeholder="com.example.app" value={ios} onInput={(e) => setIos(e.currentTarget.value)} />
             <p class="field-hint">One bundle identifier per line.</p>
           </div>
         )}
+        {problem && <p class="field-error" role="alert" id="key-restriction-problem">{problem}</p>}
       </fieldset>
 
+      {editing ? (
+        <p class="field-hint">Changes apply from the next request on, on every node. The expiry stays as it is.</p>
+      ) : (
       <div class="field-row">
         <div class="field">
           <label for="key-expiry">Expiration</label>
@@ -168,6 +182,7 @@ export function CreateApiKeyDialog(props: {
           </div>
         )}
       </div>
+      )}
     </Dialog>
   );
 }

@@ -48,7 +48,7 @@ export function SignInScreen({ onSignedIn, notice }: { onSignedIn(s: Session): v
         </div>
         <pre class="signin-code">
           <span class="c-dim">$ </span>
-          {'curl $LEGIBLE_URL/api/vision/v1/images:annotate \\\n    -H "Authorization: Bearer $LEGIBLE_API_KEY" \\\n    -d @wakeupcat.json\n'}
+          {'curl $LEGIBLE_URL/api/vision/v1/images:annotate \\\n    -H "Authorization: Bearer $LEGIBLE_API_KEY" \\\n    -H \'Content-Type: application/json\' \\\n    -d @wakeupcat.json\n'}
           <span class="c-dim">{'{"responses":[{"textAnnotations":[{"locale":"en",\n  "description":'}</span>
           <span class="c-str">"Wake up human!\n"</span>
           <span class="c-dim">, …</span>

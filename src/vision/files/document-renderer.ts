@@ -24,7 +24,8 @@ export interface DocumentRendererOptions {
   maxHeapMb: number;
 }
 
-const WORKER_URL = new URL('./document-worker.ts', import.meta.url);
+/** Compiled (the container image runs `tsc`'s JavaScript): the worker is `.js` beside this file. */
+const WORKER_URL = new URL(import.meta.url.endsWith('.js') ? './document-worker.js' : './document-worker.ts', import.meta.url);
 
 export function createDocumentRenderer(opts: DocumentRendererOptions): DocumentRenderer {
   const pool = new Piscina<DocumentTask, PagesOutcome>({
