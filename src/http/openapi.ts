@@ -102,6 +102,14 @@ export function completeDocument(document: Json): Json {
     doc.paths['/v1/images:annotate'] = alias;
   }
 
+  // Fastify's wildcard (`*`, the Cloud Storage object name, which may hold slashes) as a named parameter.
+  for (const path of Object.keys(doc.paths ?? {}).filter((p) => p.includes('{*}'))) {
+    const item = doc.paths[path];
+    for (const op of Object.values<Json>(item)) for (const p of op.parameters ?? []) if (p.name === '*') p.name = 'object';
+    delete doc.paths[path];
+    doc.paths[path.replace('{*}', '{object}')] = item;
+  }
+
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<Json>(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
@@ -112,14 +120,16 @@ export function completeDocument(document: Json): Json {
       if (isIdempotentRoute(method.toUpperCase(), path) && !(op.parameters ?? []).some((p: Json) => p.name === 'Idempotency-Key')) {
         op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_HEADER];
       }
-      if (path.endsWith(':annotate')) {
+      if (path.endsWith('images:annotate') || path.endsWith('ocr:annotate')) {
         op.responses['200'] = {
           description: 'One AnnotateImageResponse per request entry; an entry that failed carries its own `error`.',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchAnnotateImagesResponse' } } },
         };
         const body = op.requestBody?.content?.['application/json'];
         if (body) body.example = { requests: [{ image: { content: EXAMPLE_IMAGE }, features: [{ type: 'TEXT_DETECTION' }] }] };
-        if (path !== '/api/projects/{project}/ocr:annotate') op.security = [{ apiKey: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }];
+      }
+      if (path.endsWith(':annotate') && path !== '/api/projects/{project}/ocr:annotate') {
+        op.security = [{ apiKey: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }];
       }
       for (const code of errorResponsesFor(method, path, op)) op.responses[code] ??= { $ref: `#/components/responses/Error${code}` };
       op.responses.default ??= { $ref: '#/components/responses/ErrorDefault' };
