@@ -173,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Storage for gs:// URIs (local directory or S3) and long-running operations over it.
   const store = objectStoreFor(config.storage);
-  const fileDeps = { engine: app.ocr, documents, maxFileBytes: config.files.maxBytes, files: storageFileSource(store) };
+  const fileDeps = { engine, documents, maxFileBytes: config.files.maxBytes, files: storageFileSource(store) };
   const operationsRepo = createOperationsRepository(database.db);
   const runner = createOperationRunner({
     repo: operationsRepo,
