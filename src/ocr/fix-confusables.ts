@@ -44,7 +44,7 @@ const FULL_WIDTH = /[\uFF01-\uFF5E\u3001\u3002]/u;
  * The Chinese dictionary has full-width punctuation ("（RM)", "，", "："), which in a line without
  * CJK characters is the ASCII one (U+FF01–FF5E are ASCII + 0xFEE0; "、" and "。" become "," and ".").
  */
-function asciiPunctuation(reading: LineReading): LineReading {
+export function asciiPunctuation(reading: LineReading): LineReading {
   if (!FULL_WIDTH.test(reading.text) || CJK.test(reading.text)) return reading;
   const ascii = (t: string) => (t === '\u3001' ? ',' : t === '\u3002' ? '.' : t.replace(/[\uFF01-\uFF5E]/gu, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)));
   const chars = reading.chars.map((c) => (FULL_WIDTH.test(c.text) ? { ...c, text: ascii(c.text) } : c));
@@ -63,7 +63,7 @@ const GREEK_CYRILLIC = /[\p{Script=Greek}\p{Script=Cyrillic}]/u;
  * capitals on blurred signs ("ΛMSUNG"). In a word that is otherwise Latin, a look-alike becomes its
  * Latin letter; Greek or Cyrillic words (two or more such letters, or none Latin) stay as read.
  */
-function latinLookalikes(reading: LineReading): LineReading {
+export function latinLookalikes(reading: LineReading): LineReading {
   if (!GREEK_CYRILLIC.test(reading.text) || reading.chars.length === 0) return reading;
   const texts = reading.chars.map((c) => c.text);
   const fixed = [...texts];
@@ -91,7 +91,7 @@ function isPlate(word: readonly string[]): boolean {
   return PLATE.test(word.join(''));
 }
 
-function chinesePlates(reading: LineReading): LineReading {
+export function chinesePlates(reading: LineReading): LineReading {
   const texts = reading.chars.map((c) => c.text);
   const plates = wordRuns(texts).filter(({ start, end }) => isPlate(texts.slice(start, end)));
   if (plates.length === 0) return reading;
@@ -110,7 +110,7 @@ function chinesePlates(reading: LineReading): LineReading {
  * sides) become one space, as a reader (and Google Vision) sees the words; leading and trailing
  * ones (an empty field) stay. The cost: snake_case identifiers in screenshots lose their `_`.
  */
-function underlinesAsSpaces(reading: LineReading): LineReading {
+export function underlinesAsSpaces(reading: LineReading): LineReading {
   if (!reading.text.includes('_')) return reading;
   const texts = reading.chars.map((c) => c.text);
   const space = new Set<number>();
@@ -135,7 +135,11 @@ function underlinesAsSpaces(reading: LineReading): LineReading {
  * form rules between words read as spaces; other characters keep their positions and confidences.
  */
 export function fixConfusables(input: LineReading): LineReading {
-  const reading = underlinesAsSpaces(chinesePlates(latinLookalikes(asciiPunctuation(input))));
+  return digitsInWords(underlinesAsSpaces(chinesePlates(latinLookalikes(asciiPunctuation(input)))));
+}
+
+/** `fixWord` on every word of the line: 0/1 among letters read as O/l, o/O among digits as 0. */
+export function digitsInWords(reading: LineReading): LineReading {
   const texts = reading.chars.map((c) => c.text);
   if (!texts.some((t) => t === '0' || t === '1' || t === 'o' || t === 'O')) return reading;
   const fixed = [...texts];

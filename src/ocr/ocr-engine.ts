@@ -38,6 +38,8 @@ export interface OcrEngineOptions {
   queueMax: number;
   /** Return per-stage timings (ms) with each result. */
   profile?: boolean;
+  /** Also return each result with every text fix left out in turn (`bench:ocr --ablate`). */
+  ablate?: boolean;
 }
 
 const WORKER_URL = new URL('./ocr-worker.ts', import.meta.url);
@@ -80,7 +82,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     inFlight += 1;
     try {
       const outcome = await pool.run(
-        { kind: 'ocr', image: bytes, options, profile: opts.profile === true },
+        { kind: 'ocr', image: bytes, options, profile: opts.profile === true, ablate: opts.ablate === true },
         { transferList: [bytes.buffer] },
       );
       return outcome ?? { ok: false, code: 'INTERNAL', message: 'The OCR worker returned nothing.' };

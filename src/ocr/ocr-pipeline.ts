@@ -2,11 +2,13 @@ import { orientLines } from './classify-direction.ts';
 import { decodeImage, type DecodedImage } from './decode-image.ts';
 import { detectText, type TextBox } from './detect-text.ts';
 import { dropDoubtfulWords } from './drop-doubtful-words.ts';
+import type { EnglishLexicon } from './english-lexicon.ts';
 import { findLanguage } from './languages.ts';
 import type { OcrModels } from './models.ts';
 import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
 import type { RecognizedLine } from './recognized-line.ts';
 import type { LineReading, Recognizer } from './recognizer.ts';
+import { fixText, TEXT_FIXES, textFixContext } from './text-fixes.ts';
 
 /** The layout stage's signature (`src/ocr/layout/build-layout.ts`). */
 export type BuildLayout = (lines: RecognizedLine[], page: { width: number; height: number; mode: OcrMode }) => OcrResult;
@@ -15,12 +17,16 @@ export interface OcrPipelineDeps {
   models: OcrModels;
   recognizer: Recognizer;
   buildLayout: BuildLayout;
+  /** English words for the text-fix stage's lexicon fixes; none: they pass. */
+  lexicon?: EnglishLexicon;
 }
 
 export interface OcrRun {
   result: OcrResult;
   /** Milliseconds per stage, when asked for. */
   timings?: Record<string, number>;
+  /** Ablation (`bench:ocr --ablate`): the result with each text fix left out, by the fix's name. */
+  without?: Record<string, OcrResult>;
 }
 
 /** PaddleOCR's `drop_score`: lines read with less confidence are noise far more often than text. */
@@ -57,12 +63,12 @@ function toLines(quads: readonly Quad[], readings: readonly LineReading[], optio
 }
 
 /**
- * Bytes → `OcrResult`: decode, detect, orient, recognize, lay out. Each stage is a plain function
+ * Bytes → `OcrResult`: decode, detect, orient, recognize, fix the text (`text-fixes.ts`), lay out. Each stage is a plain function
  * over plain data; this only composes them and times them.
  *
  * @example const { result } = await runOcr(bytes, { models, recognizer, buildLayout }, { mode: 'text', languageHints: [] });
  */
-export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: OcrOptions, profile = false): Promise<OcrRun> {
+export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: OcrOptions, profile = false, ablate = false): Promise<OcrRun> {
   const timings: Record<string, number> = {};
   let last = performance.now();
   const lap = (stage: string) => {
@@ -84,11 +90,17 @@ export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: 
     readings = await deps.recognizer.recognize(image, quads, options);
   }
   lap('recognize');
-  const lines = toLines(quads, readings, options);
-  const result = deps.buildLayout(lines, { width: image.width, height: image.height, mode: options.mode });
+  const context = textFixContext(options, deps.lexicon);
+  const fixed = fixText(readings, context);
+  lap('fix text');
+  const page = { width: image.width, height: image.height, mode: options.mode };
+  const result = deps.buildLayout(toLines(quads, fixed, options), page);
   lap('layout');
-  if (!profile) return { result };
+  const without = ablate
+    ? Object.fromEntries(TEXT_FIXES.map(({ name }) => [name, deps.buildLayout(toLines(quads, fixText(readings, context, new Set([name])), options), page)]))
+    : undefined;
+  if (!profile) return without ? { result, without } : { result };
   timings.lines = quads.length;
   timings.classified = oriented.classified;
-  return { result, timings };
+  return { result, timings, ...(without ? { without } : {}) };
 }

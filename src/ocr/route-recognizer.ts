@@ -8,6 +8,7 @@ import { mergeRowQuads } from './tesseract/merge-row-quads.ts';
 import { locateTraineddata } from './tesseract/traineddata-location.ts';
 import { createTesseractRecognizer, type TesseractRecognizer } from './tesseract/tesseract-recognizer.ts';
 import { TesseractWorkers } from './tesseract/tesseract-workers.ts';
+import { refineWordGapsOnInk } from './word-gaps.ts';
 
 /** One Tesseract pass over every line: the models loaded together and the language they stand for. */
 export interface TesseractPass {
@@ -113,7 +114,9 @@ export function createRoutedRecognizer(deps: {
     async recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]> {
       const plan = planRecognition(options?.languageHints ?? []);
       if (plan.tesseract.length === 0 || lines.length === 0) return deps.paddle.recognize(image, lines, options);
-      const paddle = plan.paddle ? await deps.paddle.recognize(image, lines, options) : lines.map(() => EMPTY);
+      const raw = plan.paddle ? await deps.paddle.recognize(image, lines, options) : lines.map(() => EMPTY);
+      // Fusion aligns PP-OCR's words with Tesseract's: PP's word gaps are placed from the ink first.
+      const paddle = raw.map((r) => refineWordGapsOnInk(r, r.ink));
       const crops = lines.map((q) => cropForTesseract(image, q));
       const passes: LineReading[][] = [];
       for (const pass of plan.tesseract) passes.push(await deps.tesseract.recognizeLines(crops, pass.traineddata));
