@@ -1,6 +1,6 @@
 /**
  * `npm run bench:ocr [-- --split tune|check|both] [--only <kind or id prefix>] [--limit N] [--api] [--profile]
- *   [--details] [--ablate] [--save DIR] [--from DIR | --tesseract-from DIR] [--no-legible|--no-tesseract]`
+ *   [--details] [--ablate] [--mode text|document] [--save DIR] [--from DIR | --tesseract-from DIR] [--no-legible|--no-tesseract]`
  *
  * Every table gives ocr-dev's two splits side by side: develop on `tune`, confirm on `check` (a change
  * that helps `tune` and hurts `check` is fitted to those images). `--details` adds a row per image,
@@ -33,6 +33,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     split: { type: 'string', default: 'both' },
     ablate: { type: 'boolean', default: false },
+    // TEXT_DETECTION or DOCUMENT_TEXT_DETECTION for every image (default: the one that fits its kind).
+    mode: { type: 'string' },
     'tesseract-from': { type: 'string' },
     from: { type: 'string' },
     limit: { type: 'string' },
@@ -67,6 +69,10 @@ if (!['tune', 'check', 'both'].includes(split)) {
 // A kind, or else the start of image ids (one image, or a source's images).
 const selected = (r: OcrDevRecord) => !only || (kinds.includes(only) ? r.kind === only : r.id.startsWith(only));
 const records = all.filter((r) => selected(r) && (split === 'both' || r.split === split)).slice(0, limit);
+if (values.mode !== undefined && values.mode !== 'text' && values.mode !== 'document') {
+  console.error(`--mode must be text or document, got ${values.mode}`);
+  process.exit(2);
+}
 if (records.length === 0) {
   console.error(`No image matches --only ${only} --split ${split} (kinds: ${kinds.join(', ')}).`);
   process.exit(2);
@@ -96,7 +102,7 @@ if (values.from && !values['no-legible']) {
 } else if (!values['no-legible']) {
   console.error(`Legible${values.api ? ' (HTTP API)' : ''}: ${records.length} images`);
   // Two at a time, as many as the server's default OCR workers (and Tesseract's processes below).
-  const run = values.api ? await runLegibleApi(records, 2) : await runLegible(records, values.profile, values.ablate);
+  const run = values.api ? await runLegibleApi(records, 2) : await runLegible(records, values.profile, values.ablate, values.mode as 'text' | 'document' | undefined);
   legible = { run, scores: records.map((r, i) => scoreImage(r, run.results[i])) };
 }
 

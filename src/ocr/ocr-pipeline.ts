@@ -5,6 +5,7 @@ import { dropDoubtfulWords } from './drop-doubtful-words.ts';
 import type { EnglishLexicon } from './english-lexicon.ts';
 import { findLanguage } from './languages.ts';
 import type { OcrModels } from './models.ts';
+import { PAGE_MIN_PAPER, paperShare } from './paper-share.ts';
 import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
 import type { RecognizedLine } from './recognized-line.ts';
 import type { LineReading, Recognizer } from './recognizer.ts';
@@ -50,14 +51,18 @@ function wholeImage(image: DecodedImage): Quad {
   return [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }];
 }
 
-function toLines(quads: readonly Quad[], readings: readonly LineReading[], options: OcrOptions): RecognizedLine[] {
+/**
+ * `scene`: the image is a photo (TEXT_DETECTION of a street, a sign), where doubtful words are mostly
+ * textures and fragments; on a page (mostly paper: `paper-share.ts`) they are faint print and stay.
+ */
+function toLines(quads: readonly Quad[], readings: readonly LineReading[], options: OcrOptions, scene: boolean): RecognizedLine[] {
   return quads.flatMap((box, i) => {
     const r = readings[i];
     if (r.text.trim() === '' || r.confidence < MIN_LINE_CONFIDENCE) return [];
     const language = r.language ?? guessLanguage(r.text, options.languageHints);
     const line = { box, text: r.text, confidence: r.confidence, chars: r.chars, ...(language ? { language } : {}) };
     // Photos (TEXT mode) read by PP-OCR: doubtful words are mostly textures and fragments.
-    if (options.mode !== 'text' || r.language !== undefined) return [line];
+    if (!scene || r.language !== undefined) return [line];
     return dropDoubtfulWords(line) ?? [];
   });
 }
@@ -78,6 +83,7 @@ export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: 
   };
 
   const image = await decodeImage(bytes);
+  const scene = options.mode === 'text' && paperShare(image) < PAGE_MIN_PAPER;
   lap('decode');
   const boxes: TextBox[] = await detectText(image, deps.models.detector);
   lap('detect');
@@ -94,10 +100,10 @@ export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: 
   const fixed = fixText(readings, context);
   lap('fix text');
   const page = { width: image.width, height: image.height, mode: options.mode };
-  const result = deps.buildLayout(toLines(quads, fixed, options), page);
+  const result = deps.buildLayout(toLines(quads, fixed, options, scene), page);
   lap('layout');
   const without = ablate
-    ? Object.fromEntries(TEXT_FIXES.map(({ name }) => [name, deps.buildLayout(toLines(quads, fixText(readings, context, new Set([name])), options), page)]))
+    ? Object.fromEntries(TEXT_FIXES.map(({ name }) => [name, deps.buildLayout(toLines(quads, fixText(readings, context, new Set([name])), options, scene), page)]))
     : undefined;
   if (!profile) return without ? { result, without } : { result };
   timings.lines = quads.length;

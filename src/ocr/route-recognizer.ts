@@ -93,6 +93,33 @@ function cropForTesseract(image: DecodedImage, quad: Quad) {
 
 const EMPTY: LineReading = { text: '', confidence: 0, chars: [] };
 
+/** Tesseract's model of black-letter (Fraktur) print, `@tesseract.js-data/frk`. */
+const BLACK_LETTER = 'frk';
+/** Lines of a page read twice to tell black letter from roman type (the longest: the most letters). */
+const BLACK_LETTER_SAMPLE = 6;
+/** Fewer lines than this are a caption or a word, not a page to judge. */
+const BLACK_LETTER_MIN_LINES = 3;
+/** Black letter when the Fraktur model is this much surer (mean confidence, 0..1) than the page's Latin pass. */
+const BLACK_LETTER_MARGIN = 0.05;
+
+/**
+ * Whether a page of a Latin-script language is printed in black letter, from the page itself: its
+ * longest lines read by the Fraktur model and by the hinted languages' models, and the Fraktur model
+ * clearly surer. The hint only says which roman models to compare with; nothing is assumed from it.
+ */
+async function isBlackLetter(image: DecodedImage, lines: readonly Quad[], latin: TesseractPass, tesseract: TesseractRecognizer): Promise<boolean> {
+  if (lines.length < BLACK_LETTER_MIN_LINES || locateTraineddata(BLACK_LETTER) === undefined) return false;
+  const sample = lines
+    .map((q, i) => ({ i, size: quadSize(q) }))
+    .sort((a, b) => b.size.width / Math.max(1, b.size.height) - a.size.width / Math.max(1, a.size.height))
+    .slice(0, BLACK_LETTER_SAMPLE)
+    .map(({ i }) => cropForTesseract(image, lines[i]));
+  const mean = (rs: ReadonlyArray<{ confidence: number }>) => rs.reduce((s, r) => s + r.confidence, 0) / Math.max(1, rs.length);
+  const fraktur = mean(await tesseract.recognizeLines(sample, [BLACK_LETTER]));
+  const roman = mean(await tesseract.recognizeLines(sample, latin.traineddata));
+  return fraktur > roman + BLACK_LETTER_MARGIN;
+}
+
 /**
  * The recognizer the pipeline uses: routes every line to the recognizer(s) its image's language
  * hints call for (`planRecognition`) and keeps, per line, the reading that best fits: the fused
@@ -114,6 +141,12 @@ export function createRoutedRecognizer(deps: {
     async recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]> {
       const plan = planRecognition(options?.languageHints ?? []);
       if (plan.tesseract.length === 0 || lines.length === 0) return deps.paddle.recognize(image, lines, options);
+      const latin = plan.tesseract.find((p) => p.latin);
+      if (latin && (await isBlackLetter(image, lines, latin, deps.tesseract))) {
+        // PP-OCR's Latin reading of black letter is the wrong one: Fraktur is read by its own model alone.
+        const read = await deps.tesseract.recognizeLines(lines.map((q) => cropForTesseract(image, q)), [BLACK_LETTER]);
+        return read.map((r) => ({ ...r, language: latin.language.code }));
+      }
       const raw = plan.paddle ? await deps.paddle.recognize(image, lines, options) : lines.map(() => EMPTY);
       // Fusion aligns PP-OCR's words with Tesseract's: PP's word gaps are placed from the ink first.
       const paddle = raw.map((r) => refineWordGapsOnInk(r, r.ink));

@@ -1,6 +1,6 @@
 import { correctLookalikeLetters } from './correct-lookalike-letters.ts';
 import type { EnglishLexicon } from './english-lexicon.ts';
-import { asciiPunctuation, chinesePlates, digitsInWords, latinLookalikes, underlinesAsSpaces } from './fix-confusables.ts';
+import { digitsInWords, underlinesAsSpaces } from './fix-confusables.ts';
 import { joinSplitWords } from './join-split-words.ts';
 import type { OcrOptions } from './ocr-types.ts';
 import type { LineReading } from './recognizer.ts';
@@ -25,14 +25,12 @@ const withLexicon = (f: (r: LineReading, l: EnglishLexicon) => LineReading) => (
  * The text-fix stage, in the order it runs: word gaps from the ink first (the later fixes work on
  * words), character look-alikes within a word, then the lexicon's word-boundary and letter fixes
  * (pieces joined before run-together words are split, so the split sees whole runs). Each one is kept
- * only as long as `npm run bench:ocr -- --ablate` shows it helps ocr-dev's `check` split.
+ * only as long as `npm run bench:ocr -- --ablate` shows it helps ocr-dev's `check` split: full-width
+ * punctuation, Greek/Cyrillic look-alikes and plate separators did not, and went (docs/decisions.md).
  */
 export const TEXT_FIXES: readonly TextFix[] = [
   // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
   { name: 'word-gaps', fix: (r) => refineWordGapsOnInk(r, r.ink) },
-  { name: 'full-width-punctuation', fix: asciiPunctuation },
-  { name: 'latin-lookalikes', fix: latinLookalikes },
-  { name: 'chinese-plates', fix: chinesePlates },
   { name: 'underlines-as-spaces', fix: underlinesAsSpaces },
   { name: 'digits-in-words', fix: digitsInWords },
   { name: 'join-split-words', fix: withLexicon(joinSplitWords) },
