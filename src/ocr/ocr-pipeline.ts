@@ -12,7 +12,7 @@ import type { LineReading, Recognizer } from './recognizer.ts';
 import { fixText, TEXT_FIXES, textFixContext } from './text-fixes.ts';
 
 /** The layout stage's signature (`src/ocr/layout/build-layout.ts`). */
-export type BuildLayout = (lines: RecognizedLine[], page: { width: number; height: number; mode: OcrMode }) => OcrResult;
+export type BuildLayout = (lines: RecognizedLine[], page: { width: number; height: number; mode: OcrMode; ordered?: boolean }) => OcrResult;
 
 export interface OcrPipelineDeps {
   models: OcrModels;
@@ -89,8 +89,9 @@ export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: 
   lap('detect');
   const oriented = await orientLines(image, boxes.map((b) => b.box), deps.models.classifier);
   lap('classify');
-  let quads = deps.recognizer.groupLines?.(image, oriented.quads, options) ?? oriented.quads;
-  let readings = await deps.recognizer.recognize(image, quads, options);
+  const whole = await deps.recognizer.readPage?.(image, oriented.quads, options);
+  let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, oriented.quads, options) ?? oriented.quads;
+  let readings = whole?.readings ?? (await deps.recognizer.recognize(image, quads, options));
   if (quads.length === 0 && Math.max(image.width, image.height) <= WHOLE_IMAGE_MAX_SIDE) {
     quads = [wholeImage(image)];
     readings = await deps.recognizer.recognize(image, quads, options);
@@ -99,7 +100,8 @@ export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: 
   const context = textFixContext(options, deps.lexicon);
   const fixed = fixText(readings, context);
   lap('fix text');
-  const page = { width: image.width, height: image.height, mode: options.mode };
+  // A recognizer that read the page whole (`readPage`) hands its lines over in its reading order.
+  const page = { width: image.width, height: image.height, mode: options.mode, ordered: whole !== undefined };
   const result = deps.buildLayout(toLines(quads, fixed, options, scene), page);
   lap('layout');
   const without = ablate

@@ -153,15 +153,17 @@ export function createRoutedRecognizer(deps: {
       // columns (a two-column newspaper). A single row (a word crop, a scanned line) is read whole.
       return plan.tesseract.every((p) => p.latin) && merged.length > 1 ? [...lines] : merged;
     },
+    async readPage(image, lines, options) {
+      const latin = planRecognition(options?.languageHints ?? []).tesseract.find((p) => p.latin);
+      if (!latin || !(await isBlackLetter(image, lines, deps.tesseract))) return undefined;
+      // PP-OCR's Latin reading of black letter is the wrong one, and its detector runs lines across
+      // the narrow ruled gutters of old newspapers: Fraktur pages are read by Tesseract alone.
+      const page = await deps.tesseract.recognizePage(image, [BLACK_LETTER]);
+      return { quads: page.map((l) => l.box), readings: page.map((l) => ({ ...modernS(l.reading), language: latin.language.code })) };
+    },
     async recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]> {
       const plan = planRecognition(options?.languageHints ?? []);
       if (plan.tesseract.length === 0 || lines.length === 0) return deps.paddle.recognize(image, lines, options);
-      const latin = plan.tesseract.find((p) => p.latin);
-      if (latin && (await isBlackLetter(image, lines, deps.tesseract))) {
-        // PP-OCR's Latin reading of black letter is the wrong one: Fraktur is read by its own model alone.
-        const read = await deps.tesseract.recognizeLines(lines.map((q) => cropForTesseract(image, q)), [BLACK_LETTER]);
-        return read.map((r) => ({ ...modernS(r), language: latin.language.code }));
-      }
       const raw = plan.paddle ? await deps.paddle.recognize(image, lines, options) : lines.map(() => EMPTY);
       // Fusion aligns PP-OCR's words with Tesseract's: PP's word gaps are placed from the ink first.
       const paddle = raw.map((r) => refineWordGapsOnInk(r, r.ink));

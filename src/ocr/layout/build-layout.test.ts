@@ -105,7 +105,7 @@ test('a picture caption across the gutter floats after the columns instead of br
 });
 
 test('a table reads row by row: its labels and its columns of figures are not two text columns', () => {
-  const lines = [];
+  const lines: RecognizedLine[] = [];
   const labels = ['Revenue from all operations', 'Operating profit before tax', 'Net income for the year', 'Earnings per share basic', 'Dividend per share paid', 'Free cash flow in total'];
   labels.forEach((label, k) => {
     // A long label, then three figures as separate cells, all on the row's baseline.

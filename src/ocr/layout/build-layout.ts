@@ -11,6 +11,8 @@ export interface LayoutPage {
   width: number;
   height: number;
   mode: OcrMode;
+  /** The lines come in reading order already (a recognizer that laid out the page itself): keep it. */
+  ordered?: boolean;
 }
 
 interface PlacedLine {
@@ -44,7 +46,7 @@ export function buildLayout(lines: readonly RecognizedLine[], page: LayoutPage):
   // Right-to-left pages (Arabic, Hebrew) read rows and columns from the right: mirror the frame.
   const mirror = isRightToLeft(placed.map((p) => p.words.map((w) => w.text).join(' ')));
   const items: OrderItem[] = kept.map((l) => coreItem(frame, l, mirror));
-  const rows = readingOrder(items);
+  const rows = page.ordered ? items.map((_, i) => [i]) : readingOrder(items);
   const groups = groupLines(items, rows);
   const clamp = clamper(page);
 
