@@ -95,21 +95,27 @@ const EMPTY: LineReading = { text: '', confidence: 0, chars: [] };
 
 /** Tesseract's model of black-letter (Fraktur) print, `@tesseract.js-data/frk`. */
 const BLACK_LETTER = 'frk';
-/** Lines of a page read twice to tell black letter from roman type (the longest: the most letters). */
-const BLACK_LETTER_SAMPLE = 6;
+/** Lines of a page read by the Fraktur model to tell black letter from roman type. */
+const BLACK_LETTER_SAMPLE = 10;
+/** Sampled lines are within this share of the page's median line height. */
+const BODY_HEIGHT_TOLERANCE = 0.25;
 /** Fewer lines than this are a caption or a word, not a page to judge. */
 const BLACK_LETTER_MIN_LINES = 3;
 
 /**
  * Whether a page of a Latin-script language is printed in black letter, from the page itself: its
- * longest lines read by the Fraktur model show long s. A Latin-script hint only makes the question
+ * longest lines of body text read by the Fraktur model show long s. A Latin-script hint only makes the question
  * worth asking (the sample costs a few Tesseract line reads); the answer comes from the print.
  */
 async function isBlackLetter(image: DecodedImage, lines: readonly Quad[], tesseract: TesseractRecognizer): Promise<boolean> {
   if (lines.length < BLACK_LETTER_MIN_LINES || locateTraineddata(BLACK_LETTER) === undefined) return false;
-  const sample = lines
-    .map((q, i) => ({ i, size: quadSize(q) }))
-    .sort((a, b) => b.size.width / Math.max(1, b.size.height) - a.size.width / Math.max(1, a.size.height))
+  // Body text: lines of about the page's median height (not mastheads, rules or ornaments), the longest first.
+  const sizes = lines.map((q, i) => ({ i, size: quadSize(q) }));
+  const heights = sizes.map((s) => s.size.height).sort((a, b) => a - b);
+  const body = heights[heights.length >> 1];
+  const sample = sizes
+    .filter((s) => Math.abs(s.size.height - body) <= BODY_HEIGHT_TOLERANCE * body)
+    .sort((a, b) => b.size.width - a.size.width)
     .slice(0, BLACK_LETTER_SAMPLE)
     .map(({ i }) => cropForTesseract(image, lines[i]));
   const read = await tesseract.recognizeLines(sample, [BLACK_LETTER]);

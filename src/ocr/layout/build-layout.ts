@@ -118,7 +118,13 @@ function coreItem(frame: ReadingFrame, line: RecognizedLine, mirror: boolean): O
   const height = quadHeight(box);
   const centre = toFrame(frame, { x: (box[0].x + box[1].x + box[2].x + box[3].x) / 4, y: (box[0].y + box[1].y + box[2].y + box[3].y) / 4 });
   const [x0, x1] = mirror ? [-b.x1, -b.x0] : [b.x0, b.x1];
-  return { box: { x0, x1, y0: centre.y - height / 2, y1: centre.y + height / 2 }, height };
+  return { box: { x0, x1, y0: centre.y - height / 2, y1: centre.y + height / 2 }, height, figures: isFigures(line.text) };
+}
+
+/** Mostly digits and the signs around them ("1,382.7", "(134)", "22.5 %"): a table cell's figures. */
+function isFigures(text: string): boolean {
+  const visible = [...text].filter((c) => c.trim() !== '');
+  return visible.length > 0 && visible.filter((c) => /[\p{N}.,()%$€£+\-–/]/u.test(c)).length >= 0.6 * visible.length;
 }
 
 /**

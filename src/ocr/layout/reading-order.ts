@@ -4,6 +4,8 @@ import type { FrameBox } from './reading-frame.ts';
 export interface OrderItem {
   box: FrameBox;
   height: number;
+  /** The item reads as figures (a table cell's number), not words. */
+  figures?: boolean;
 }
 
 interface Interval {
@@ -215,12 +217,14 @@ function rowExtents(items: readonly OrderItem[], idx: number[]): Array<[number, 
 
 /** A side's rows holding cells: two or more pieces apart (a text column's lines are one piece). */
 const MIN_CELL_ROWS = 0.6;
+/** Pieces of those rows that read as figures. */
+const MIN_FIGURE_CELLS = 0.5;
 /** Rows of the cells' side with a row of the other side at the same height. */
 const MIN_ALIGNED_ROWS = 0.8;
 
 /**
- * Labels beside rows of figures: on one side most rows are several cells, and nearly each of them
- * has a row of the other side at its height. A table is read row by row across the gap between its
+ * Labels beside rows of figures: on one side most rows are several cells, mostly figures, and nearly
+ * each of them has a row of the other side at its height. A table is read row by row across the gap between its
  * labels and its figures, as a person reads it, not as two columns.
  */
 function looksLikeTable(items: readonly OrderItem[], left: number[], right: number[]): boolean {
@@ -235,7 +239,11 @@ function looksLikeTable(items: readonly OrderItem[], left: number[], right: numb
   };
   const cells = (rows: number[][], others: number[][]) => {
     const multi = rows.filter((r) => r.length >= 2);
-    return multi.length >= MIN_CELL_ROWS * rows.length && multi.filter((r) => aligned(r, others)).length >= MIN_ALIGNED_ROWS * multi.length;
+    if (multi.length < MIN_CELL_ROWS * rows.length) return false;
+    // Cells are figures; pieces of words side by side are columns (a side holding two of them).
+    const pieces = multi.flat();
+    if (pieces.filter((i) => items[i].figures).length < MIN_FIGURE_CELLS * pieces.length) return false;
+    return multi.filter((r) => aligned(r, others)).length >= MIN_ALIGNED_ROWS * multi.length;
   };
   return cells(rowsRight, rowsLeft) || cells(rowsLeft, rowsRight);
 }
