@@ -34,8 +34,8 @@ test('a four-column page with 1.2 em gutters reads column by column (the detecto
   const png = await renderColumns(t, 4, 1.2, text);
   const models = await loadModels({ threads: 1 });
   t.after(() => models.release());
-  const recognizer = createPaddleRecognizer(models.recognizer, models.dictionary, { lexicon: await loadEnglishLexicon() });
-  const { result } = await runOcr(png, { models, recognizer, buildLayout }, { mode: 'document', languageHints: [] });
+  const recognizer = createPaddleRecognizer(models.recognizer, models.dictionary);
+  const { result } = await runOcr(png, { models, recognizer, buildLayout, lexicon: await loadEnglishLexicon() }, { mode: 'document', languageHints: [] });
   const { edits, length } = cerCount(normalizeForCer(result.text, 'en'), normalizeForCer(text, 'en'));
   // Read row by row across the columns, the same words give 1 − CER of about 0.4.
   t.assert.ok(1 - edits / length > 0.95, `1 − CER ${(1 - edits / length).toFixed(3)}:\n${result.text}`);

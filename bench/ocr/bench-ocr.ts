@@ -1,5 +1,12 @@
 /**
- * `npm run bench:ocr [-- --only <kind>] [--limit N] [--api] [--profile] [--details] [--save DIR] [--no-legible|--no-tesseract]`
+ * `npm run bench:ocr [-- --split tune|check|both] [--only <kind or id prefix>] [--limit N] [--api] [--profile]
+ *   [--details] [--ablate] [--mode text|document] [--save DIR] [--from DIR | --tesseract-from DIR] [--no-legible|--no-tesseract]`
+ *
+ * Every table gives ocr-dev's two splits side by side: develop on `tune`, confirm on `check` (a change
+ * that helps `tune` and hurts `check` is fitted to those images). `--details` adds a row per image,
+ * `--ablate` the score of each text fix (`src/ocr/text-fixes.ts`) with and without it, and
+ * `--tesseract-from DIR` reuses a Tesseract run saved by `--save` (its output does not change), `--from DIR` both
+ * saved runs (scores them again, reads nothing).
  *
  * Scores Legible's engine and the Tesseract 5 CLI on the same images of `../shared/data/ocr-dev`
  * (relative to the repository root), one engine after the other, two images at a time each, and
@@ -13,8 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { profileMarkdown, reportMarkdown, type ScoredRun } from './bench-report.ts';
-import { loadOcrDev, rowOf } from './ocr-dev-manifest.ts';
+import { ablationMarkdown, pagesMarkdown, profileMarkdown, reportMarkdown, type ScoredRun } from './bench-report.ts';
+import type { EngineRun } from './engine-run.ts';
+import { loadOcrDev, rowOf, type OcrDevRecord } from './ocr-dev-manifest.ts';
 import { runLegible } from './run-legible.ts';
 import { runLegibleApi } from './run-legible-api.ts';
 import { ensureTesseract, runTesseract, tesseractVersion } from './run-tesseract.ts';
@@ -23,6 +31,12 @@ import { scoreImage } from './score-image.ts';
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
+    split: { type: 'string', default: 'both' },
+    ablate: { type: 'boolean', default: false },
+    // TEXT_DETECTION or DOCUMENT_TEXT_DETECTION for every image (default: the one that fits its kind).
+    mode: { type: 'string' },
+    'tesseract-from': { type: 'string' },
+    from: { type: 'string' },
     limit: { type: 'string' },
     profile: { type: 'boolean', default: false },
     api: { type: 'boolean', default: false },
@@ -47,23 +61,59 @@ if (!(limit > 0)) {
 }
 const only = values.only;
 const kinds = [...new Set(all.map((r) => r.kind))];
-if (only && !kinds.includes(only)) {
-  console.error(`--only must be one of ${kinds.join(', ')}, got ${only}`);
+const split = values.split ?? 'both';
+if (!['tune', 'check', 'both'].includes(split)) {
+  console.error(`--split must be tune, check or both, got ${split}`);
   process.exit(2);
 }
-const records = all.filter((r) => !only || r.kind === only).slice(0, limit);
+// A kind, or else the start of image ids (one image, or a source's images).
+const selected = (r: OcrDevRecord) => !only || (kinds.includes(only) ? r.kind === only : r.id.startsWith(only));
+const records = all.filter((r) => selected(r) && (split === 'both' || r.split === split)).slice(0, limit);
+if (values.mode !== undefined && values.mode !== 'text' && values.mode !== 'document') {
+  console.error(`--mode must be text or document, got ${values.mode}`);
+  process.exit(2);
+}
+if (records.length === 0) {
+  console.error(`No image matches --only ${only} --split ${split} (kinds: ${kinds.join(', ')}).`);
+  process.exit(2);
+}
+
+/**
+ * A run saved by `--save` in `dir`, for this run's images (in their order); its wall time scaled to
+ * the share of its images read here.
+ */
+function savedRun(dir: string, engine: string): EngineRun {
+  const file = path.join(dir, `${engine}.json`);
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as EngineRun | EngineRun['results'];
+  const run: EngineRun = Array.isArray(raw) ? { engine, results: raw, wallMs: NaN, peakRssBytes: NaN } : raw;
+  const byId = new Map(run.results.map((r) => [r.id, r]));
+  const missing = records.filter((r) => !byId.has(r.id)).map((r) => r.id);
+  if (missing.length > 0) {
+    console.error(`${file} has no result for ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}`);
+    process.exit(2);
+  }
+  return { ...run, results: records.map((r) => byId.get(r.id)!), wallMs: (run.wallMs * records.length) / run.results.length };
+}
 
 let legible: ScoredRun | undefined;
-if (!values['no-legible']) {
+if (values.from && !values['no-legible']) {
+  const run = savedRun(values.from, 'legible');
+  legible = { run, scores: records.map((r, i) => scoreImage(r, run.results[i])) };
+} else if (!values['no-legible']) {
   console.error(`Legible${values.api ? ' (HTTP API)' : ''}: ${records.length} images`);
   // Two at a time, as many as the server's default OCR workers (and Tesseract's processes below).
-  const run = values.api ? await runLegibleApi(records, 2) : await runLegible(records, values.profile);
+  const run = values.api ? await runLegibleApi(records, 2) : await runLegible(records, values.profile, values.ablate, values.mode as 'text' | 'document' | undefined);
   legible = { run, scores: records.map((r, i) => scoreImage(r, run.results[i])) };
 }
 
 let tesseract: ScoredRun | undefined;
 let version = '';
-if (!values['no-tesseract']) {
+const saved = values['tesseract-from'] ?? values.from;
+if (saved && !values['no-tesseract']) {
+  const run = savedRun(saved, 'tesseract');
+  version = `${run.version ?? 'Tesseract'} (saved run)`;
+  tesseract = { run, scores: records.map((r, i) => scoreImage(r, run.results[i])) };
+} else if (!values['no-tesseract']) {
   const problem = ensureTesseract(records);
   if (problem) {
     console.error(`Tesseract skipped: ${problem}`);
@@ -81,7 +131,8 @@ if (legible && values.api) console.log(`Legible: through the HTTP API (\`src/mai
 else if (legible) console.log(`Legible: models loaded in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time).`);
 if (version) console.log(`Tesseract: ${version}, \`OMP_THREAD_LIMIT=1\`.`);
 console.log('');
-console.log(reportMarkdown([legible, tesseract].filter((s) => s !== undefined), records.map((r) => rowOf(r).row)));
+const runs = [legible, tesseract].filter((s) => s !== undefined);
+console.log(reportMarkdown(runs, records.map((r) => rowOf(r).row), records.map((r) => r.split ?? '')));
 for (const s of [legible, tesseract]) {
   for (const r of s?.run.results ?? []) if (r.error) console.log(`\n${s!.run.engine} failed on ${r.id}: ${r.error}`);
 }
@@ -89,17 +140,10 @@ if (values.profile && legible && !values.api) console.log(`\n### Legible time pe
 if (values.save) {
   fs.mkdirSync(values.save, { recursive: true });
   for (const s of [legible, tesseract]) {
-    if (s) fs.writeFileSync(path.join(values.save, `${s.run.engine.toLowerCase()}.json`), JSON.stringify(s.run.results));
+    if (s) fs.writeFileSync(path.join(values.save, `${s.run.engine.toLowerCase()}.json`), JSON.stringify({ ...s.run, version: s === tesseract ? version : undefined }));
   }
 }
-if (values.details) {
-  console.log('\n| image | Legible | Tesseract |\n| --- | --- | --- |');
-  records.forEach((r, i) => {
-    const show = (s: ScoredRun | undefined) => {
-      const x = s?.scores[i];
-      if (!x) return '–';
-      return 'cer' in x ? `${x.cer.edits}/${x.cer.length} edits` : `${x.match.matched}/${x.match.predicted}/${x.match.expected} hit/pred/gt`;
-    };
-    console.log(`| ${r.id} | ${show(legible)} | ${show(tesseract)} |`);
-  });
+if (values.details) console.log(`\n### Per image (score ×100)\n\n${pagesMarkdown(runs, records)}`);
+if (values.ablate && legible && !values.api) {
+  console.log(`\n### Text fixes: score with and without each (\`src/ocr/text-fixes.ts\`)\n\n${ablationMarkdown(records, legible.run, (r, out) => scoreImage(r, out))}`);
 }

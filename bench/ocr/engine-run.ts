@@ -8,6 +8,8 @@ export interface EngineImageResult {
   latencyMs: number;
   error?: string;
   timings?: Record<string, number>;
+  /** `--ablate`: the output with each text fix left out, by the fix's name. */
+  without?: Record<string, { text: string; words: Array<{ text: string; polygon: Polygon }> }>;
 }
 
 export interface EngineRun {
@@ -15,6 +17,8 @@ export interface EngineRun {
   results: EngineImageResult[];
   wallMs: number;
   peakRssBytes: number;
+  /** The engine's version, when a saved run is reused (`--tesseract-from`). */
+  version?: string;
   /** Model loading before the timed run (Legible), not part of the wall time. */
   startupMs?: number;
 }

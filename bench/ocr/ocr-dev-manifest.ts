@@ -13,6 +13,12 @@ export interface OcrDevRecord {
   partial?: boolean;
   width?: number;
   height?: number;
+  /** `tune` (develop on it) or `check` (confirm on it). */
+  split?: string;
+  /** `Fraktur` for black-letter pages. */
+  script?: string;
+  /** Full pages: text columns counted by eye. */
+  columns?: number;
 }
 
 /** The set's records with absolute image paths, or undefined when the set is absent. */
@@ -33,6 +39,8 @@ export function rowOf(r: OcrDevRecord): { row: string; metric: 'spotting F1' | '
   if (r.kind === 'scene') return { row: 'scene', metric: 'spotting F1' };
   if (r.kind === 'receipt' || r.kind === 'form') return { row: r.kind, metric: 'bag-of-words F1' };
   if (r.kind === 'multilingual') return { row: `multilingual (${r.lang})`, metric: '1 − CER' };
+  // Black-letter pages have their own bar (Tesseract `deu`), apart from modern print.
+  if (r.script === 'Fraktur') return { row: `${r.kind} (Fraktur)`, metric: '1 − CER' };
   return { row: r.kind, metric: '1 − CER' };
 }
 

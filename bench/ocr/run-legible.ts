@@ -20,9 +20,9 @@ export function hintsOf(r: OcrDevRecord): string[] {
  * Legible's engine with the server's defaults (config: 2 workers × 1 ORT thread), as many images
  * in flight as workers. Peak RSS is this process's (workers are threads in it), sampled every 20 ms.
  */
-export async function runLegible(records: ReadonlyArray<OcrDevRecord & { file: string }>, profile: boolean): Promise<EngineRun> {
+export async function runLegible(records: ReadonlyArray<OcrDevRecord & { file: string }>, profile: boolean, ablate = false, mode?: OcrMode): Promise<EngineRun> {
   const { ocr } = loadConfig({});
-  const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile });
+  const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile, ablate });
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
@@ -35,11 +35,14 @@ export async function runLegible(records: ReadonlyArray<OcrDevRecord & { file: s
     const results = await mapLimit(records, ocr.workers, async (r): Promise<EngineImageResult> => {
       const bytes = await fs.readFile(r.file);
       const t = performance.now();
-      const outcome = await engine.run(bytes, { mode: modeOf(r), languageHints: hintsOf(r) });
+      const outcome = await engine.run(bytes, { mode: mode ?? modeOf(r), languageHints: hintsOf(r) });
       const latencyMs = performance.now() - t;
       process.stderr.write('.');
       if (!outcome.ok) return { id: r.id, text: '', words: [], latencyMs, error: `${outcome.code}: ${outcome.message}` };
-      return { id: r.id, text: outcome.value.text, words: wordsOf(outcome.value), latencyMs, timings: outcome.timings };
+      const without = outcome.without
+        ? Object.fromEntries(Object.entries(outcome.without).map(([fix, result]) => [fix, { text: result.text, words: wordsOf(result) }]))
+        : undefined;
+      return { id: r.id, text: outcome.value.text, words: wordsOf(outcome.value), latencyMs, timings: outcome.timings, ...(without ? { without } : {}) };
     });
     const wallMs = performance.now() - start;
     peak = Math.max(peak, process.memoryUsage().rss);

@@ -2,7 +2,7 @@ import { cropLine, quadSize } from './crop-line.ts';
 import type { DecodedImage } from './decode-image.ts';
 import { rotateQuad } from './geometry.ts';
 import type { OnnxModel } from './models.ts';
-import type { Quad } from './ocr-types.ts';
+import type { Point, Quad } from './ocr-types.ts';
 
 /** PP-OCR direction classifier input (ppocr `ClsResizeImg`: 3×48×192). */
 const CLS_HEIGHT = 48;
@@ -14,9 +14,24 @@ const PAGE_SAMPLE = 8;
 /** Crops at least this much taller than wide are read turned by 90° (PaddleOCR uses 1.5). */
 const TALL_RATIO = 1.5;
 
+/**
+ * The middle of a long line, at most as long as the classifier's input is wide (4 heights): PaddleOCR
+ * squeezes the whole line into 192 columns, and a line 40 heights long squeezed 10× is no longer
+ * text; the classifier then calls a clean upright line upside down with 0.96 and the line is read
+ * rotated, as nothing. Any stretch of a line shows which way up it is.
+ */
+export function middleWindow(quad: Quad, maxAspect = CLS_WIDTH / CLS_HEIGHT): Quad {
+  const { width, height } = quadSize(quad);
+  if (width <= maxAspect * height) return quad;
+  const t0 = (1 - (maxAspect * height) / width) / 2, t1 = 1 - t0;
+  const at = (a: Point, b: Point, t: number): Point => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
+  return [at(quad[0], quad[1], t0), at(quad[0], quad[1], t1), at(quad[3], quad[2], t1), at(quad[3], quad[2], t0)];
+}
+
 /** For each quad, the probability that it reads upside down. */
-export async function classifyUpsideDown(image: DecodedImage, quads: readonly Quad[], model: OnnxModel): Promise<number[]> {
-  if (quads.length === 0) return [];
+export async function classifyUpsideDown(image: DecodedImage, lines: readonly Quad[], model: OnnxModel): Promise<number[]> {
+  if (lines.length === 0) return [];
+  const quads = lines.map((q) => middleWindow(q));
   const plane = CLS_HEIGHT * CLS_WIDTH;
   const tensor = new Float32Array(quads.length * 3 * plane);
   quads.forEach((quad, slot) => {

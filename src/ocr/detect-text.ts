@@ -55,6 +55,8 @@ export const DEFAULT_SIZING: DetectionSizing = {
 };
 
 const STRIDE = 32;
+/** `boxThresh` when the image yields no box at the normal one. */
+const FALLBACK_BOX_THRESH = 0.3;
 /** What `planDetection` treats as an image of a single text line. */
 const LINE_IMAGE = { maxShort: 200, minLong: 500, minShort: 48 };
 
@@ -149,7 +151,12 @@ async function detectAt(image: DecodedImage, plan: DetectionPlan, detector: Onnx
   const input = await detectorInput(image, plan);
   const output = await detector.run(input, [1, 3, plan.tensorHeight, plan.tensorWidth]);
   const [, , mapHeight, mapWidth] = output.dims;
-  const found = dbPostprocess(output.data, mapWidth, mapHeight, options.db ?? DEFAULT_DB_PARAMS);
+  const db = options.db ?? DEFAULT_DB_PARAMS;
+  let found = dbPostprocess(output.data, mapWidth, mapHeight, db);
+  // Nothing is the worst answer: dense print (a line of Arabic with its marks) can leave holes in the
+  // map that pull a real line's mean under `boxThresh`. Then the weaker candidates are read, and the
+  // recognizer's confidence decides (on ocr-dev, two clean Arabic lines came back empty).
+  if (found.length === 0) found = dbPostprocess(output.data, mapWidth, mapHeight, { ...db, boxThresh: Math.min(db.boxThresh, FALLBACK_BOX_THRESH) });
   const sx = image.width / plan.width;
   const sy = image.height / plan.height;
   const clampX = (x: number) => Math.min(image.width, Math.max(0, x));

@@ -21,33 +21,9 @@ test('codes, numbers and plain words are left alone', () => {
   }
 });
 
-test('full-width punctuation in a Latin line becomes ASCII, not in a Chinese one', () => {
-  const line = (text: string) => ({ text, confidence: 0.9, chars: [...text].map((t, i) => ({ text: t, x0: i / text.length, x1: (i + 1) / text.length, confidence: 0.9 })) });
-  assert.equal(fixConfusables(line('Amount（RM)，Tel：03')).text, 'Amount(RM),Tel:03');
-  assert.equal(fixConfusables(line('金额（元），')).text, '金额（元），');
-  assert.equal(fixConfusables({ text: 'A，B', confidence: 0.9, chars: [] }).text, 'A,B');
-});
-
-test('a Greek or Cyrillic look-alike inside a Latin word becomes Latin; Greek and Russian words stay', () => {
-  assert.equal(read('ΛMSUNG'), 'AMSUNG');
-  assert.equal(read('SАLE now'), 'SALE now');
-  for (const text of ['ΑΘΗΝΑ', 'Москва', 'Λ', 'αβ', 'ΛΜ SUNG']) assert.equal(read(text), text);
-});
-
-test('the separator dot of a Chinese licence plate goes; other dots stay', () => {
-  assert.equal(read('皖A·5P237'), '皖A5P237');
-  assert.equal(read('粤B·D12345'), '粤BD12345');
-  assert.equal(read('车牌 京N·66K99 停车'), '车牌 京N66K99 停车');
-  for (const text of ['A·5P237', '皖A·5P', 'Total 1.50', 'www.example.com', '中文·标点']) assert.equal(read(text), text, text);
-});
-
-test('a plate keeps its digits between letters, and its I and O are read as 1 and 0', () => {
+test('a plate keeps its digits between letters', () => {
   assert.equal(read('赣E1DEGZ'), '赣E1DEGZ');
-  assert.equal(read('鲁G·J1YDJ'), '鲁GJ1YDJ');
-  assert.equal(read('闽W4UOYB'), '闽W4U0YB');
-  assert.equal(read('皖A·5PI37'), '皖A5P137');
-  // A small plate's dot is often read as a hyphen.
-  assert.equal(read('浙M-98L1Q'), '浙M98L1Q');
+  assert.equal(read('鲁G·J1YDJ'), '鲁G·J1YDJ');
   // The issuing letter is a letter, and words that are not plates keep the word rule.
   assert.equal(read('京OA1234'), '京OA1234');
   assert.equal(read('TOTA1'), 'TOTAL');

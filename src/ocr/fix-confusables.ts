@@ -14,7 +14,7 @@ const UPPER = /[A-Z]/;
  * digits: the rule needs at least twice as many letters as digits, and a digit run of one.
  */
 function fixWord(chars: string[]): string[] {
-  // A plate's letters and digits are what they are read as (`chinesePlates` made its I and O digits).
+  // A plate's letters and digits are what they are read as.
   if (isPlate(chars)) return chars;
   const letters = chars.filter((c) => LETTER.test(c)).length;
   const digits = chars.filter((c) => DIGIT.test(c)).length;
@@ -37,71 +37,15 @@ function fixWord(chars: string[]): string[] {
   return chars;
 }
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const FULL_WIDTH = /[\uFF01-\uFF5E\u3001\u3002]/u;
-
-/**
- * The Chinese dictionary has full-width punctuation ("（RM)", "，", "："), which in a line without
- * CJK characters is the ASCII one (U+FF01–FF5E are ASCII + 0xFEE0; "、" and "。" become "," and ".").
- */
-function asciiPunctuation(reading: LineReading): LineReading {
-  if (!FULL_WIDTH.test(reading.text) || CJK.test(reading.text)) return reading;
-  const ascii = (t: string) => (t === '\u3001' ? ',' : t === '\u3002' ? '.' : t.replace(/[\uFF01-\uFF5E]/gu, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)));
-  const chars = reading.chars.map((c) => (FULL_WIDTH.test(c.text) ? { ...c, text: ascii(c.text) } : c));
-  return { ...reading, text: chars.length ? chars.map((c) => c.text).join('') : ascii(reading.text), chars };
-}
-
-/** Greek and Cyrillic capitals (and Cyrillic small letters) drawn like Latin ones. */
-const LOOKALIKE: Record<string, string> = {
-  Α: 'A', Λ: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
-  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x',
-};
-const GREEK_CYRILLIC = /[\p{Script=Greek}\p{Script=Cyrillic}]/u;
-
-/**
- * The Chinese dictionary has a few Greek and Cyrillic letters, which PP-OCRv4 reads for Latin
- * capitals on blurred signs ("ΛMSUNG"). In a word that is otherwise Latin, a look-alike becomes its
- * Latin letter; Greek or Cyrillic words (two or more such letters, or none Latin) stay as read.
- */
-function latinLookalikes(reading: LineReading): LineReading {
-  if (!GREEK_CYRILLIC.test(reading.text) || reading.chars.length === 0) return reading;
-  const texts = reading.chars.map((c) => c.text);
-  const fixed = [...texts];
-  for (const { start, end } of wordRuns(texts)) {
-    const word = texts.slice(start, end);
-    const foreign = word.filter((t) => GREEK_CYRILLIC.test(t)).length;
-    const latin = word.filter((t) => LETTER.test(t)).length;
-    if (foreign === 1 && latin >= 2) word.forEach((t, k) => (fixed[start + k] = LOOKALIKE[t] ?? t));
-  }
-  return withCharTexts(reading, fixed);
-}
-
 /**
  * A Chinese licence plate: province character, letter, the printed separator dot, then 5 letters and
- * digits (6 on new-energy plates). Registration numbers are written without the dot (CCPD's labels,
- * vehicle records), and that is what users search for, so the dot goes. Plates mix letters and
- * digits freely, so the word rule below (a 1 between letters is an L) must not touch them.
+ * digits (6 on new-energy plates). Plates mix letters and digits freely, so the word rule (a 1
+ * between letters is an L) must not touch them.
  */
 const PLATE = /^\p{Script=Han}[A-Z][·•.．\-－]?[A-Z0-9]{5,6}$/u;
-const SEPARATOR = /^[·•.．\-－]$/u;
-/** Plates never use the letters I and O after the issuing letter (GA 36): there they are 1 and 0. */
-const PLATE_DIGIT: Record<string, string> = { O: '0', I: '1' };
 
 function isPlate(word: readonly string[]): boolean {
   return PLATE.test(word.join(''));
-}
-
-function chinesePlates(reading: LineReading): LineReading {
-  const texts = reading.chars.map((c) => c.text);
-  const plates = wordRuns(texts).filter(({ start, end }) => isPlate(texts.slice(start, end)));
-  if (plates.length === 0) return reading;
-  const fixed = [...texts];
-  const drop = new Set<number>();
-  for (const { start, end } of plates) {
-    if (SEPARATOR.test(texts[start + 2])) drop.add(start + 2);
-    for (let i = start + 2; i < end; i++) fixed[i] = PLATE_DIGIT[texts[i]] ?? texts[i];
-  }
-  return withChars(reading, withCharTexts(reading, fixed).chars.filter((_, i) => !drop.has(i)));
 }
 
 /**
@@ -110,7 +54,7 @@ function chinesePlates(reading: LineReading): LineReading {
  * sides) become one space, as a reader (and Google Vision) sees the words; leading and trailing
  * ones (an empty field) stay. The cost: snake_case identifiers in screenshots lose their `_`.
  */
-function underlinesAsSpaces(reading: LineReading): LineReading {
+export function underlinesAsSpaces(reading: LineReading): LineReading {
   if (!reading.text.includes('_')) return reading;
   const texts = reading.chars.map((c) => c.text);
   const space = new Set<number>();
@@ -130,12 +74,15 @@ function underlinesAsSpaces(reading: LineReading): LineReading {
 }
 
 /**
- * The reading with confusable characters fixed per word, Greek/Cyrillic look-alikes in Latin words
- * made Latin, full-width punctuation in Latin lines made ASCII, Chinese plates written as registered and
- * form rules between words read as spaces; other characters keep their positions and confidences.
+ * Form rules between words read as spaces, then 0/1 and o/O fixed per word; other characters keep
+ * their positions and confidences (the text-fix stage runs the two as separate fixes).
  */
 export function fixConfusables(input: LineReading): LineReading {
-  const reading = underlinesAsSpaces(chinesePlates(latinLookalikes(asciiPunctuation(input))));
+  return digitsInWords(underlinesAsSpaces(input));
+}
+
+/** `fixWord` on every word of the line: 0/1 among letters read as O/l, o/O among digits as 0. */
+export function digitsInWords(reading: LineReading): LineReading {
   const texts = reading.chars.map((c) => c.text);
   if (!texts.some((t) => t === '0' || t === '1' || t === 'o' || t === 'O')) return reading;
   const fixed = [...texts];

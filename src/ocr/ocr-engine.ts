@@ -61,6 +61,8 @@ export interface OcrEngineOptions {
    * (and replaced) and the image answers `TIMEOUT`. The server sets it from `OCR_IMAGE_TIMEOUT_MS`.
    */
   imageTimeoutMs?: number;
+  /** Also return each result with every text fix left out in turn (`bench:ocr --ablate`). */
+  ablate?: boolean;
 }
 
 /** The CLI's and benchmarks' limit (the server's is `OCR_IMAGE_TIMEOUT_MS`). */
@@ -126,7 +128,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
     try {
       const outcome = await pool.run(
-        { kind: 'ocr', image: bytes, options, profile: opts.profile === true },
+        { kind: 'ocr', image: bytes, options, profile: opts.profile === true, ablate: opts.ablate === true },
         { transferList: [bytes.buffer], signal: deadline.signal },
       );
       return outcome ?? { ok: false, code: 'INTERNAL', message: 'The OCR worker returned nothing.' };

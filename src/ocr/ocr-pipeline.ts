@@ -2,25 +2,32 @@ import { orientLines } from './classify-direction.ts';
 import { decodeImage, type DecodedImage } from './decode-image.ts';
 import { detectText, type TextBox } from './detect-text.ts';
 import { dropDoubtfulWords } from './drop-doubtful-words.ts';
+import type { EnglishLexicon } from './english-lexicon.ts';
 import { findLanguage } from './languages.ts';
 import type { OcrModels } from './models.ts';
+import { PAGE_MIN_PAPER, paperShare } from './paper-share.ts';
 import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
 import type { RecognizedLine } from './recognized-line.ts';
 import type { LineReading, Recognizer } from './recognizer.ts';
+import { fixText, TEXT_FIXES, textFixContext } from './text-fixes.ts';
 
 /** The layout stage's signature (`src/ocr/layout/build-layout.ts`). */
-export type BuildLayout = (lines: RecognizedLine[], page: { width: number; height: number; mode: OcrMode }) => OcrResult;
+export type BuildLayout = (lines: RecognizedLine[], page: { width: number; height: number; mode: OcrMode; ordered?: boolean }) => OcrResult;
 
 export interface OcrPipelineDeps {
   models: OcrModels;
   recognizer: Recognizer;
   buildLayout: BuildLayout;
+  /** English words for the text-fix stage's lexicon fixes; none: they pass. */
+  lexicon?: EnglishLexicon;
 }
 
 export interface OcrRun {
   result: OcrResult;
   /** Milliseconds per stage, when asked for. */
   timings?: Record<string, number>;
+  /** Ablation (`bench:ocr --ablate`): the result with each text fix left out, by the fix's name. */
+  without?: Record<string, OcrResult>;
 }
 
 /** PaddleOCR's `drop_score`: lines read with less confidence are noise far more often than text. */
@@ -44,25 +51,29 @@ function wholeImage(image: DecodedImage): Quad {
   return [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }];
 }
 
-function toLines(quads: readonly Quad[], readings: readonly LineReading[], options: OcrOptions): RecognizedLine[] {
+/**
+ * `scene`: the image is a photo (TEXT_DETECTION of a street, a sign), where doubtful words are mostly
+ * textures and fragments; on a page (mostly paper: `paper-share.ts`) they are faint print and stay.
+ */
+function toLines(quads: readonly Quad[], readings: readonly LineReading[], options: OcrOptions, scene: boolean): RecognizedLine[] {
   return quads.flatMap((box, i) => {
     const r = readings[i];
     if (r.text.trim() === '' || r.confidence < MIN_LINE_CONFIDENCE) return [];
     const language = r.language ?? guessLanguage(r.text, options.languageHints);
     const line = { box, text: r.text, confidence: r.confidence, chars: r.chars, ...(language ? { language } : {}) };
     // Photos (TEXT mode) read by PP-OCR: doubtful words are mostly textures and fragments.
-    if (options.mode !== 'text' || r.language !== undefined) return [line];
+    if (!scene || r.language !== undefined) return [line];
     return dropDoubtfulWords(line) ?? [];
   });
 }
 
 /**
- * Bytes → `OcrResult`: decode, detect, orient, recognize, lay out. Each stage is a plain function
+ * Bytes → `OcrResult`: decode, detect, orient, recognize, fix the text (`text-fixes.ts`), lay out. Each stage is a plain function
  * over plain data; this only composes them and times them.
  *
  * @example const { result } = await runOcr(bytes, { models, recognizer, buildLayout }, { mode: 'text', languageHints: [] });
  */
-export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: OcrOptions, profile = false): Promise<OcrRun> {
+export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: OcrOptions, profile = false, ablate = false): Promise<OcrRun> {
   const timings: Record<string, number> = {};
   let last = performance.now();
   const lap = (stage: string) => {
@@ -72,23 +83,32 @@ export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: 
   };
 
   const image = await decodeImage(bytes);
+  const scene = options.mode === 'text' && paperShare(image) < PAGE_MIN_PAPER;
   lap('decode');
   const boxes: TextBox[] = await detectText(image, deps.models.detector);
   lap('detect');
   const oriented = await orientLines(image, boxes.map((b) => b.box), deps.models.classifier);
   lap('classify');
-  let quads = deps.recognizer.groupLines?.(image, oriented.quads, options) ?? oriented.quads;
-  let readings = await deps.recognizer.recognize(image, quads, options);
+  const whole = await deps.recognizer.readPage?.(image, oriented.quads, options);
+  let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, oriented.quads, options) ?? oriented.quads;
+  let readings = whole?.readings ?? (await deps.recognizer.recognize(image, quads, options));
   if (quads.length === 0 && Math.max(image.width, image.height) <= WHOLE_IMAGE_MAX_SIDE) {
     quads = [wholeImage(image)];
     readings = await deps.recognizer.recognize(image, quads, options);
   }
   lap('recognize');
-  const lines = toLines(quads, readings, options);
-  const result = deps.buildLayout(lines, { width: image.width, height: image.height, mode: options.mode });
+  const context = textFixContext(options, deps.lexicon);
+  const fixed = fixText(readings, context);
+  lap('fix text');
+  // A recognizer that read the page whole (`readPage`) hands its lines over in its reading order.
+  const page = { width: image.width, height: image.height, mode: options.mode, ordered: whole !== undefined };
+  const result = deps.buildLayout(toLines(quads, fixed, options, scene), page);
   lap('layout');
-  if (!profile) return { result };
+  const without = ablate
+    ? Object.fromEntries(TEXT_FIXES.map(({ name }) => [name, deps.buildLayout(toLines(quads, fixText(readings, context, new Set([name])), options, scene), page)]))
+    : undefined;
+  if (!profile) return without ? { result, without } : { result };
   timings.lines = quads.length;
   timings.classified = oriented.classified;
-  return { result, timings };
+  return { result, timings, ...(without ? { without } : {}) };
 }

@@ -90,5 +90,5 @@ export type OcrFailureCode =
 
 /** Results cross the worker boundary as data: class instances and custom errors do not survive it. */
 export type OcrOutcome =
-  | { ok: true; value: OcrResult; timings?: Record<string, number> }
+  | { ok: true; value: OcrResult; timings?: Record<string, number>; without?: Record<string, OcrResult> }
   | { ok: false; code: OcrFailureCode; message: string };

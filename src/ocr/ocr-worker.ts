@@ -12,7 +12,7 @@ import { warmUp } from './warm-up.ts';
 
 /** What the engine sends a worker: an image to read, or a request to load and warm up the models now. */
 export type OcrTask =
-  | { kind: 'ocr'; image: Uint8Array; options: OcrOptions; profile: boolean }
+  | { kind: 'ocr'; image: Uint8Array; options: OcrOptions; profile: boolean; ablate?: boolean }
   | { kind: 'warm' };
 
 export interface OcrWorkerData {
@@ -29,8 +29,9 @@ function pipelineDeps(): Promise<OcrPipelineDeps> {
   deps ??= Promise.all([loadModels({ threads: (workerData as OcrWorkerData).threads }), loadEnglishLexicon()]).then(([models, lexicon]) => ({
     models,
     // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (models load on first use).
-    recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary, { lexicon })).recognizer,
+    recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary)).recognizer,
     buildLayout,
+    lexicon,
   }));
   return deps;
 }
@@ -43,8 +44,8 @@ export default async function ocrWorker(task: OcrTask): Promise<OcrOutcome | nul
       await warmUp(ready.models);
       return null;
     }
-    const { result, timings } = await runOcr(task.image, ready, task.options, task.profile);
-    return timings ? { ok: true, value: result, timings } : { ok: true, value: result };
+    const { result, timings, without } = await runOcr(task.image, ready, task.options, task.profile, task.ablate);
+    return { ok: true, value: result, ...(timings ? { timings } : {}), ...(without ? { without } : {}) };
   } catch (err) {
     if (err instanceof OcrFailure) return { ok: false, code: err.code, message: err.message };
     return { ok: false, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };

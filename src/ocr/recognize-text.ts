@@ -1,15 +1,10 @@
 import { cropLine, scaledWidth } from './crop-line.ts';
 import { ctcDecode } from './ctc-decode.ts';
 import type { DecodedImage } from './decode-image.ts';
-import { fixConfusables } from './fix-confusables.ts';
 import type { OnnxModel } from './models.ts';
 import type { Quad } from './ocr-types.ts';
 import type { LineReading, Recognizer } from './recognizer.ts';
-import type { EnglishLexicon } from './english-lexicon.ts';
-import { correctLookalikeLetters } from './correct-lookalike-letters.ts';
-import { joinSplitWords } from './join-split-words.ts';
-import { splitJoinedWords } from './split-joined-words.ts';
-import { refineWordGaps } from './word-gaps.ts';
+import { inkProfile } from './ink-profile.ts';
 import { scratchFloats } from './scratch-floats.ts';
 
 /** PP-OCRv4 recognition input height. */
@@ -44,8 +39,6 @@ export interface RecognizeLinesOptions {
   batching?: BatchingOptions;
   /** Draw long lines smaller (documents: faster, same accuracy); off for photos. Default true. */
   shrinkLongLines?: boolean;
-  /** English words (lower case) to check word boundaries and misread letters against (`withLexicon`); none: no checks. */
-  lexicon?: EnglishLexicon;
 }
 
 interface Batch {
@@ -130,36 +123,24 @@ export async function recognizeLines(
     const [, timesteps, pair] = output.dims;
     batch.indices.forEach((lineIndex, slot) => {
       const best = output.data.subarray(slot * timesteps * pair, (slot + 1) * timesteps * pair);
-      // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
-      const reading = fixConfusables(refineWordGaps(ctcDecode(best, timesteps, dictionary, batch.widths[slot] / tw, false), crops[slot]));
-      readings[lineIndex] = options.lexicon ? withLexicon(reading, options.lexicon) : reading;
+      // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink.
+      const reading = ctcDecode(best, timesteps, dictionary, batch.widths[slot] / tw, false);
+      const ink = reading.chars.length > 0 ? inkProfile(crops[slot]) : undefined;
+      readings[lineIndex] = ink ? { ...reading, ink } : reading;
     });
   }
   return readings;
-}
-
-/**
- * The English lexicon's fixes, in this order: pieces of one word joined (so the split sees whole
- * runs), words run together split, then misread letters of unknown words put back.
- */
-function withLexicon(reading: LineReading, lexicon: EnglishLexicon): LineReading {
-  return correctLookalikeLetters(splitJoinedWords(joinSplitWords(reading, lexicon), lexicon), lexicon);
 }
 
 /** The PP-OCRv4 recognizer behind the `Recognizer` port. */
 export function createPaddleRecognizer(
   model: OnnxModel,
   dictionary: readonly string[],
-  options: { batching?: BatchingOptions; lexicon?: EnglishLexicon } = {},
+  options: { batching?: BatchingOptions } = {},
 ): Recognizer {
-  const { batching, lexicon } = options;
+  const { batching } = options;
   return {
     name: 'pp-ocrv4',
-    recognize: (image, lines, options) => recognizeLines(image, lines, model, dictionary, {
-        batching,
-        // Other languages' words would be cut into English ones.
-        lexicon: options?.languageHints.some((h) => !h.toLowerCase().startsWith('en')) ? undefined : lexicon,
-        shrinkLongLines: options?.mode !== 'text',
-      }),
+    recognize: (image, lines, options) => recognizeLines(image, lines, model, dictionary, { batching, shrinkLongLines: options?.mode !== 'text' }),
   };
 }

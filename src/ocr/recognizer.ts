@@ -1,5 +1,6 @@
 import type { DecodedImage } from './decode-image.ts';
 import type { OcrMode, Quad } from './ocr-types.ts';
+import type { InkProfile } from './ink-profile.ts';
 import type { RecognizedChar } from './recognized-line.ts';
 
 /** What a recognizer reads from one line. */
@@ -10,6 +11,10 @@ export interface LineReading {
   chars: RecognizedChar[];
   /** BCP-47 of the language whose model read the line (set by the routed recognizer for hinted languages). */
   language?: string;
+  /** PP-OCR: each character's CTC peak as a fraction of the line, for the word-gap fix (`text-fixes.ts`). */
+  centres?: number[];
+  /** PP-OCR: where the ink of the crop it read is, for the word-gap fix. */
+  ink?: InkProfile;
 }
 
 /** Per-image context a recognizer may route on. */
@@ -29,6 +34,11 @@ export interface Recognizer {
   readonly name: string;
   /** Readings in the order of `lines`. */
   recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]>;
+  /**
+   * Optionally reads the whole page itself, its own lines and their boxes (black-letter pages, read
+   * by Tesseract's Fraktur model with its own layout analysis); undefined: the lines are read one by one.
+   */
+  readPage?(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<{ quads: Quad[]; readings: LineReading[] } | undefined>;
   /** Optionally regroups the detector's boxes into the lines this recognizer reads best (e.g. word boxes joined into rows). */
   groupLines?(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Quad[];
 }

@@ -8,6 +8,7 @@ import { inkProfile, otsuThreshold } from './ink-profile.ts';
 import { loadModels, type OcrModels } from './models.ts';
 import type { Quad } from './ocr-types.ts';
 import { recognizeLines } from './recognize-text.ts';
+import { fixText } from './text-fixes.ts';
 import { refineWordGaps } from './word-gaps.ts';
 
 /** DejaVu Sans Mono's advance is 0.602 em (1233/2048). */
@@ -137,7 +138,7 @@ test('real recognizer: words of proportional, condensed and letter-spaced monosp
   ];
   for (const [text, font, width, attrs] of cases) {
     const img = await render(text, font, width, 48, attrs);
-    const [reading] = await recognizeLines(img, [lineQuad(img)], models.recognizer, models.dictionary);
+    const [reading] = fixText(await recognizeLines(img, [lineQuad(img)], models.recognizer, models.dictionary), {});
     assert.equal(reading.text, text, `${font}: ${reading.text}`);
   }
 });

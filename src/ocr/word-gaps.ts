@@ -55,9 +55,18 @@ const isSpace = (t: string) => t.trim() === '';
  * @example const reading = refineWordGaps(ctcDecode(best, steps, dictionary, fraction), crop);
  */
 export function refineWordGaps(reading: CtcReading, crop: LineCrop, params: WordGapParams = DEFAULT_WORD_GAP_PARAMS): LineReading {
-  const { centres, ...plain } = reading;
-  const profile = reading.chars.length > 0 && centres?.length === reading.chars.length ? inkProfile(crop) : undefined;
-  if (!profile || profile.textHeight < 6) return plain;
+  const usable = reading.chars.length > 0 && reading.centres?.length === reading.chars.length;
+  return refineWordGapsOnInk(reading, usable ? inkProfile(crop) : undefined, params);
+}
+
+/** `refineWordGaps` on the crop's ink profile, measured when the line was read (`LineReading.ink`). */
+export function refineWordGapsOnInk(
+  reading: LineReading & { centres?: number[] },
+  profile: InkProfile | undefined,
+  params: WordGapParams = DEFAULT_WORD_GAP_PARAMS,
+): LineReading {
+  const { centres, ink: _ink, ...plain } = reading;
+  if (!profile || !centres || centres.length !== reading.chars.length || reading.chars.length === 0 || profile.textHeight < 6) return plain;
   const chars = segment(reading.chars, centres, profile, params);
   if (!chars) return plain;
   const fitted = fitWordEdges(chars, profile);

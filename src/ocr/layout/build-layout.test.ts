@@ -104,6 +104,19 @@ test('a picture caption across the gutter floats after the columns instead of br
   assert.deepEqual(got.slice(24, 28), ['CAPTION 4', 'CAPTION 5', 'CAPTION 6', 'CAPTION 7']);
 });
 
+test('a table reads row by row: its labels and its columns of figures are not two text columns', () => {
+  const lines: RecognizedLine[] = [];
+  const labels = ['Revenue from all operations', 'Operating profit before tax', 'Net income for the year', 'Earnings per share basic', 'Dividend per share paid', 'Free cash flow in total'];
+  labels.forEach((label, k) => {
+    // A long label, then three figures as separate cells, all on the row's baseline.
+    lines.push(line(label, 100, 200 + k * 40, 800));
+    for (let c = 0; c < 3; c++) lines.push(line(`${k + 1},${c}00.${c}`, 1000 + c * 300, 200 + k * 40, 200));
+  });
+  const r = buildLayout(lines.reverse(), PAGE);
+  const got = r.text.split('\n');
+  labels.forEach((label, k) => assert.equal(got[k], `${label} ${k + 1},000.0 ${k + 1},100.1 ${k + 1},200.2`));
+});
+
 test('a receipt keeps "label … price" on one line of text', () => {
   const lines = [line('GROCERY MART SDN BHD', 200, 20, 400)];
   const items = ['MILK 1L', 'BREAD WHOLEMEAL LOAF', 'EGGS 10PCS', 'ROTI CANAI', 'TOTAL'];

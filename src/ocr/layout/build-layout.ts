@@ -11,6 +11,8 @@ export interface LayoutPage {
   width: number;
   height: number;
   mode: OcrMode;
+  /** The lines come in reading order already (a recognizer that laid out the page itself): keep it. */
+  ordered?: boolean;
 }
 
 interface PlacedLine {
@@ -44,7 +46,7 @@ export function buildLayout(lines: readonly RecognizedLine[], page: LayoutPage):
   // Right-to-left pages (Arabic, Hebrew) read rows and columns from the right: mirror the frame.
   const mirror = isRightToLeft(placed.map((p) => p.words.map((w) => w.text).join(' ')));
   const items: OrderItem[] = kept.map((l) => coreItem(frame, l, mirror));
-  const rows = readingOrder(items);
+  const rows = page.ordered ? items.map((_, i) => [i]) : readingOrder(items);
   const groups = groupLines(items, rows);
   const clamp = clamper(page);
 
@@ -116,7 +118,13 @@ function coreItem(frame: ReadingFrame, line: RecognizedLine, mirror: boolean): O
   const height = quadHeight(box);
   const centre = toFrame(frame, { x: (box[0].x + box[1].x + box[2].x + box[3].x) / 4, y: (box[0].y + box[1].y + box[2].y + box[3].y) / 4 });
   const [x0, x1] = mirror ? [-b.x1, -b.x0] : [b.x0, b.x1];
-  return { box: { x0, x1, y0: centre.y - height / 2, y1: centre.y + height / 2 }, height };
+  return { box: { x0, x1, y0: centre.y - height / 2, y1: centre.y + height / 2 }, height, figures: isFigures(line.text) };
+}
+
+/** Mostly digits and the signs around them ("1,382.7", "(134)", "22.5 %"): a table cell's figures. */
+function isFigures(text: string): boolean {
+  const visible = [...text].filter((c) => c.trim() !== '');
+  return visible.length > 0 && visible.filter((c) => /[\p{N}.,()%$€£+\-–/]/u.test(c)).length >= 0.6 * visible.length;
 }
 
 /**

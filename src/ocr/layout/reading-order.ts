@@ -4,6 +4,8 @@ import type { FrameBox } from './reading-frame.ts';
 export interface OrderItem {
   box: FrameBox;
   height: number;
+  /** The item reads as figures (a table cell's number), not words. */
+  figures?: boolean;
 }
 
 interface Interval {
@@ -200,6 +202,7 @@ function columnSplit(
     if (!looksLikeColumn(rowsLeft, unit)) continue;
     const rowsRight = rowExtents(items, right);
     if (!looksLikeColumn(rowsRight, unit) || !startsFlush(rowsRight, unit, bands)) continue;
+    if (looksLikeTable(items, left, right)) continue;
     if (g.b - g.a > bestWidth) {
       bestWidth = g.b - g.a;
       best = [left, right];
@@ -210,6 +213,39 @@ function columnSplit(
 
 function rowExtents(items: readonly OrderItem[], idx: number[]): Array<[number, number]> {
   return rowsOf(items, idx).map((row) => extentX(items, row));
+}
+
+/** A side's rows holding cells: two or more pieces apart (a text column's lines are one piece). */
+const MIN_CELL_ROWS = 0.6;
+/** Pieces of those rows that read as figures. */
+const MIN_FIGURE_CELLS = 0.5;
+/** Rows of the cells' side with a row of the other side at the same height. */
+const MIN_ALIGNED_ROWS = 0.8;
+
+/**
+ * Labels beside rows of figures: on one side most rows are several cells, mostly figures, and nearly
+ * each of them has a row of the other side at its height. A table is read row by row across the gap between its
+ * labels and its figures, as a person reads it, not as two columns.
+ */
+function looksLikeTable(items: readonly OrderItem[], left: number[], right: number[]): boolean {
+  const rowsLeft = rowsOf(items, left);
+  const rowsRight = rowsOf(items, right);
+  const aligned = (row: number[], others: number[][]) => {
+    const y0 = Math.min(...row.map((i) => items[i].box.y0)), y1 = Math.max(...row.map((i) => items[i].box.y1));
+    return others.some((o) => {
+      const a = Math.min(...o.map((i) => items[i].box.y0)), b = Math.max(...o.map((i) => items[i].box.y1));
+      return Math.min(y1, b) - Math.max(y0, a) > 0.5 * Math.min(y1 - y0, b - a);
+    });
+  };
+  const cells = (rows: number[][], others: number[][]) => {
+    const multi = rows.filter((r) => r.length >= 2);
+    if (multi.length < MIN_CELL_ROWS * rows.length) return false;
+    // Cells are figures; pieces of words side by side are columns (a side holding two of them).
+    const pieces = multi.flat();
+    if (pieces.filter((i) => items[i].figures).length < MIN_FIGURE_CELLS * pieces.length) return false;
+    return multi.filter((r) => aligned(r, others)).length >= MIN_ALIGNED_ROWS * multi.length;
+  };
+  return cells(rowsRight, rowsLeft) || cells(rowsLeft, rowsRight);
 }
 
 /** Several rows of long text. */

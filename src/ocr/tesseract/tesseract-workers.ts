@@ -43,6 +43,15 @@ export class TesseractWorkers {
 
   /** Recognises one text line (page segmentation mode 7) with the given models loaded together. */
   async recognizeLine(traineddata: readonly string[], image: Uint8Array): Promise<Page> {
+    return this.#recognize(traineddata, image, false);
+  }
+
+  /** Recognises a whole page with Tesseract's own layout analysis (page segmentation mode 3). */
+  async recognizePage(traineddata: readonly string[], image: Uint8Array): Promise<Page> {
+    return this.#recognize(traineddata, image, true);
+  }
+
+  async #recognize(traineddata: readonly string[], image: Uint8Array, page: boolean): Promise<Page> {
     if (this.#closed) throw new Error('Tesseract workers are closed.');
     const key = [...new Set(traineddata)].join('+');
     const entry = this.#entries.get(key) ?? this.#create(key);
@@ -51,8 +60,14 @@ export class TesseractWorkers {
     try {
       const worker = await entry.worker;
       const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-      const result = await worker.recognize(bytes, {}, { text: false, blocks: true });
-      return result.data;
+      // Calls on one worker run one after the other, so the mode set for a page is back before the next line.
+      if (!page) return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+      try {
+        return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
+      } finally {
+        await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE });
+      }
     } finally {
       entry.busy -= 1;
       entry.lastUsed = ++this.#tick;
