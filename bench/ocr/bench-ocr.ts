@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ocr [-- --only <kind>] [--limit N] [--api] [--profile] [--details] [--save DIR] [--no-legible|--no-tesseract]`
+ * `npm run bench:ocr [-- --only <kind>] [--split tune|check] [--limit N] [--api] [--profile] [--details] [--save DIR] [--no-legible|--no-tesseract]`
  *
  * Scores Legible's engine and the Tesseract 5 CLI on the same images of `../shared/data/ocr-dev`
  * (relative to the repository root), one engine after the other, two images at a time each, and
@@ -23,6 +23,7 @@ import { scoreImage } from './score-image.ts';
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
+    split: { type: 'string' },
     limit: { type: 'string' },
     profile: { type: 'boolean', default: false },
     api: { type: 'boolean', default: false },
@@ -51,7 +52,7 @@ if (only && !kinds.includes(only)) {
   console.error(`--only must be one of ${kinds.join(', ')}, got ${only}`);
   process.exit(2);
 }
-const records = all.filter((r) => !only || r.kind === only).slice(0, limit);
+const records = all.filter((r) => (!only || r.kind === only) && (!values.split || r.split === values.split)).slice(0, limit);
 
 let legible: ScoredRun | undefined;
 if (!values['no-legible']) {

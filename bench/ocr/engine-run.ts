@@ -15,6 +15,8 @@ export interface EngineRun {
   results: EngineImageResult[];
   wallMs: number;
   peakRssBytes: number;
+  /** Resident memory when the last image was answered. */
+  finalRssBytes?: number;
   /** Model loading before the timed run (Legible), not part of the wall time. */
   startupMs?: number;
 }
