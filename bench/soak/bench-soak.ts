@@ -2,13 +2,13 @@
  * `npm run bench:soak [-- --images N] [--every N] [--concurrency N] [--env KEY=VALUE …]`
  *
  * Memory of one server under a long mixed load: `npm start`'s entry point (default configuration,
- * fresh store from `bench-store.ts`) reads `N` images (default 1 000) of every kind of
+ * `MALLOC_ARENA_MAX=2` as the Dockerfile sets it, fresh store from `bench-store.ts`) reads `N` images (default 1 000) of every kind of
  * `../shared/data/ocr-dev` (photos, receipts, forms, full pages, Arabic, Vietnamese, Chinese lines),
  * in a fixed shuffled order, cycled, through `/v1/images:annotate`, `concurrency` (default 2) at a
  * time. Every `every` images (default 100) it prints the server's resident memory (`VmRSS` of
  * /proc/<pid>/status, every thread included), then a Markdown table, the peak (`VmHWM`) and the
  * trend over the last half (least-squares slope, MB per 100 images). `--env` passes settings to
- * the server (to measure one suspect at a time).
+ * the server (to measure one suspect at a time). Ctrl-C stops early and still prints the table.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,7 +39,8 @@ for (const [name, v] of [['--images', total], ['--every', every], ['--concurrenc
     process.exit(2);
   }
 }
-const serverEnv: Record<string, string> = {};
+// As the Dockerfile and `npm start` run the server.
+const serverEnv: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
 for (const pair of values.env) {
   const at = pair.indexOf('=');
   if (at < 1) {
@@ -80,6 +81,11 @@ try {
     samples.push({ images: 0, rss: residentBytes(pid), seconds: 0, failed: 0 });
     console.error(`server ${pid}: ${(samples[0].rss / 2 ** 20).toFixed(0)} MB after warm-up; ${total} images, ${concurrency} at a time`);
     let next = 0, done = 0, failed = 0;
+    // Ctrl-C (SIGINT) ends the soak after the images in flight, and the table is still printed.
+    process.once('SIGINT', () => {
+      console.error('SIGINT: finishing the images in flight');
+      next = total;
+    });
     const lane = async () => {
       while (next < total) {
         const i = next++;
@@ -91,7 +97,7 @@ try {
         const body = (await res.json()) as { responses?: Array<{ error?: unknown }> };
         if (res.status !== 200 || body.responses?.[0]?.error) failed++;
         done++;
-        if (done % every === 0 || done === total) {
+        if (done % every === 0 || next >= total) {
           const sample = { images: done, rss: residentBytes(pid), seconds: (performance.now() - start) / 1000, failed };
           samples.push(sample);
           console.error(`${String(done).padStart(6)} images  RSS ${(sample.rss / 2 ** 20).toFixed(0).padStart(5)} MB  ${sample.seconds.toFixed(0)} s  ${failed} failed`);

@@ -77,7 +77,9 @@ async function createSession(bytes: Uint8Array, threads: number, arena: boolean)
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
     enableCpuMemArena: arena,
-    enableMemPattern: arena,
+    // The memory pattern allocates one block per input shape seen twice, beside the arena's own
+    // chunks: with photos, pages and recognizer batches of every width, a worker held both.
+    enableMemPattern: false,
   });
 }
 

@@ -38,6 +38,8 @@ export interface OcrEngineOptions {
   queueMax: number;
   /** Return per-stage timings (ms) with each result. */
   profile?: boolean;
+  /** Where derived models (the int8 recognizer) are cached; none: built in memory by each worker. */
+  modelCacheDir?: string;
 }
 
 const WORKER_URL = new URL('./ocr-worker.ts', import.meta.url);
@@ -62,7 +64,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     maxThreads: opts.workers,
     // Models take ~1 s to load: keep idle workers (and their sessions) alive.
     idleTimeout: 2 ** 31 - 1,
-    workerData: { threads: opts.threads },
+    workerData: { threads: opts.threads, modelCacheDir: opts.modelCacheDir },
     execArgv: workerExecArgv(),
   });
   let inFlight = 0;

@@ -11,6 +11,8 @@ declare module 'fastify' {
 
 export interface OcrPluginOptions {
   ocr: Pick<Config['ocr'], 'workers' | 'threads' | 'queueMax'>;
+  /** Where derived models (the int8 recognizer) are cached: `DATA_DIR/models`. */
+  modelCacheDir?: string;
   /** Receives each image's per-stage timings in ms (`/metrics` stage histogram); turns profiling on. */
   onStageTimings?: (timings: Record<string, number>) => void;
 }
@@ -21,8 +23,8 @@ export interface OcrPluginOptions {
  * unless `OCR_WARM=false`).
  */
 export const ocrPlugin = fp<OcrPluginOptions>(
-  async (app, { ocr, onStageTimings }) => {
-    const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile: onStageTimings !== undefined });
+  async (app, { ocr, onStageTimings, modelCacheDir }) => {
+    const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile: onStageTimings !== undefined, modelCacheDir });
     // Same engine (its getters stay live through the prototype), with `run` reporting stage timings.
     const observed: OcrEngine = onStageTimings
       ? Object.create(engine, {
