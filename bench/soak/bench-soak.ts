@@ -80,10 +80,11 @@ try {
     const start = performance.now();
     samples.push({ images: 0, rss: residentBytes(pid), seconds: 0, failed: 0 });
     console.error(`server ${pid}: ${(samples[0].rss / 2 ** 20).toFixed(0)} MB after warm-up; ${total} images, ${concurrency} at a time`);
-    let next = 0, done = 0, failed = 0;
+    let next = 0, done = 0, failed = 0, stopped = false;
     // Ctrl-C (SIGINT) ends the soak after the images in flight, and the table is still printed.
     process.once('SIGINT', () => {
       console.error('SIGINT: finishing the images in flight');
+      stopped = true;
       next = total;
     });
     const lane = async () => {
@@ -97,7 +98,7 @@ try {
         const body = (await res.json()) as { responses?: Array<{ error?: unknown }> };
         if (res.status !== 200 || body.responses?.[0]?.error) failed++;
         done++;
-        if (done % every === 0 || next >= total) {
+        if (done % every === 0 || done === total || (stopped && done === next)) {
           const sample = { images: done, rss: residentBytes(pid), seconds: (performance.now() - start) / 1000, failed };
           samples.push(sample);
           console.error(`${String(done).padStart(6)} images  RSS ${(sample.rss / 2 ** 20).toFixed(0).padStart(5)} MB  ${sample.seconds.toFixed(0)} s  ${failed} failed`);
