@@ -39,6 +39,9 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/data
+# glibc keeps up to 8 malloc arenas per core, each holding the freed memory of the biggest image its
+# threads saw: two arenas measured ~90 MB less after warm-up and a lower soak (docs/decisions.md, "OCR memory").
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -103,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const drainState = createDrainState();
   await app.register(drainingPlugin, { drainState });
   await app.register(idempotencyPlugin, { db: database.db, lockTtlMs: config.idempotencyLockTtlMs });
-  await app.register(ocrPlugin, { ocr: config.ocr, onStageTimings: (timings) => metrics.observeOcrStages(timings) });
+  await app.register(ocrPlugin, { ocr: config.ocr, modelCacheDir: path.join(config.dataDir, 'models'), onStageTimings: (timings) => metrics.observeOcrStages(timings) });
   metrics.observeOcrQueue(() => app.ocr.queueSize);
   const engine = instrumentOcrEngine(app.ocr, metrics, config.ocr.workers);
 

@@ -57,13 +57,14 @@ export function reportMarkdown(runs: readonly ScoredRun[], rowsOfImages: readonl
         `${both ? ` ${ratio(overall[0], overall[1])} |` : ''} ${medians.map(ms).join(' | ')} |`,
     );
   }
-  out.push('', '| engine | images | failed | empty | median latency | wall time | images/s | peak RSS |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  out.push('', '| engine | images | failed | empty | median latency | wall time | images/s | peak RSS | final RSS |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const { run } of runs) {
     const failed = run.results.filter((r) => r.error).length;
     const empty = run.results.filter((r) => !r.error && r.text.trim() === '').length;
     out.push(
       `| ${run.engine} | ${run.results.length} | ${failed} | ${empty} | ${ms(median(run.results.map((r) => r.latencyMs)))} ms | ` +
-        `${(run.wallMs / 1000).toFixed(1)} s | ${(run.results.length / (run.wallMs / 1000)).toFixed(2)} | ${(run.peakRssBytes / 2 ** 20).toFixed(0)} MB |`,
+        `${(run.wallMs / 1000).toFixed(1)} s | ${(run.results.length / (run.wallMs / 1000)).toFixed(2)} | ${(run.peakRssBytes / 2 ** 20).toFixed(0)} MB | ` +
+        `${run.finalRssBytes === undefined ? '–' : `${(run.finalRssBytes / 2 ** 20).toFixed(0)} MB`} |`,
     );
   }
   if (both) out.push('', `Wall time ${names[0]} / ${names[1]}: ${ratio(runs[0].run.wallMs, runs[1].run.wallMs)}`);

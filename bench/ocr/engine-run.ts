@@ -19,6 +19,8 @@ export interface EngineRun {
   peakRssBytes: number;
   /** The engine's version, when a saved run is reused (`--tesseract-from`). */
   version?: string;
+  /** Resident memory when the last image was answered. */
+  finalRssBytes?: number;
   /** Model loading before the timed run (Legible), not part of the wall time. */
   startupMs?: number;
 }

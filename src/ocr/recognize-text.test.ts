@@ -25,6 +25,16 @@ test('batches hold every line once, at most maxBatch, padded by at most maxPaddi
   assert.deepEqual(planBatches([]), []);
 });
 
+test('wide lines go in smaller batches: lines × width² stays within the bound (a line wider than it goes alone)', () => {
+  const bound = DEFAULT_BATCHING.maxLinesTimesWidthSquared!;
+  const widths = [...Array.from({ length: 16 }, () => 2000), ...Array.from({ length: 3 }, () => 5000), ...Array.from({ length: 16 }, () => 600)];
+  const batches = planBatches(widths);
+  assert.deepEqual(batches.flatMap((b) => b.indices).sort((a, b) => a - b), widths.map((_, i) => i));
+  for (const b of batches) assert.ok(b.indices.length === 1 || b.indices.length * b.tensorWidth ** 2 <= bound, `${b.indices.length} × ${b.tensorWidth}`);
+  assert.equal(batches.filter((b) => b.tensorWidth === 5000).length, 3);
+  assert.equal(batches.find((b) => b.tensorWidth === 600)?.indices.length, DEFAULT_BATCHING.maxBatch);
+});
+
 test('a long line (drawn smaller inside the 48 rows) reads like a short one', async () => {
   const line = Buffer.from(fixture('line.png'));
   const { width = 0, height = 0 } = await sharp(line).metadata();

@@ -31,9 +31,15 @@ export interface BatchingOptions {
   minWidth: number;
   /** A batch closes when padding its lines to the widest would add more than this share of columns. */
   maxPadding: number;
+  /**
+   * Most lines × width² per batch: the recognizer's attention is quadratic in the crop's width, so a
+   * batch of eight 4 000-column page lines asked onnxruntime for > 0.5 GB, which its memory arena then
+   * kept for ever. Wide lines go in smaller batches (alone beyond ~3 600 columns).
+   */
+  maxLinesTimesWidthSquared?: number;
 }
 
-export const DEFAULT_BATCHING: BatchingOptions = { maxBatch: 8, minWidth: 96, maxPadding: 0.05 };
+export const DEFAULT_BATCHING: BatchingOptions = { maxBatch: 8, minWidth: 96, maxPadding: 0.05, maxLinesTimesWidthSquared: 8 * 1280 ** 2 };
 
 export interface RecognizeLinesOptions {
   batching?: BatchingOptions;
@@ -68,6 +74,7 @@ export function planBatches(widths: readonly number[], options: BatchingOptions 
     if (current.length > 0) {
       const total = current.reduce((s, j) => s + widths[j], 0) + widths[i];
       if (Math.max(options.minWidth, widths[i]) * (current.length + 1) > total * (1 + options.maxPadding)) flush();
+      else if ((current.length + 1) * widths[i] ** 2 > (options.maxLinesTimesWidthSquared ?? Infinity)) flush();
     }
     current.push(i);
   }

@@ -1,14 +1,21 @@
 const buffers = new Map<string, Float32Array>();
 
 /**
+ * Inputs up to this many floats (a 1280×736 detection: 2.8 M) reuse a kept buffer; larger ones (a
+ * page detected at 2016 px: up to 12 M, 49 MB) are allocated for the call and left to the garbage
+ * collector, so a worker does not hold its largest page's input for ever.
+ */
+const KEEP_UP_TO = 3_000_000;
+
+/**
  * A `Float32Array` of `length` elements over a buffer kept for the next call with the same `use`,
  * zero-filled. Model inputs are rebuilt for every image and batch: allocating each one afresh
  * (11 MB for a 1280×736 detection) cost page faults on every write and drove V8 into major garbage
  * collections; a worker reads one image at a time, so one buffer per use is enough. The array is
- * valid until the next call for the same `use`; the buffer stays as large as the largest input
- * (the detector's is capped at 2016 px a side: ≤ 49 MB).
+ * valid until the next call for the same `use`.
  */
 export function scratchFloats(use: string, length: number): Float32Array {
+  if (length > KEEP_UP_TO) return new Float32Array(length);
   let buffer = buffers.get(use);
   if (!buffer || buffer.length < length) {
     buffer = new Float32Array(length);

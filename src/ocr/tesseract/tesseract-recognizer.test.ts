@@ -77,3 +77,16 @@ test('at most maxLoaded language sets stay loaded', async (t: TestContext) => {
   t.assert.ok(workers.loaded.length <= 2);
   t.assert.ok(workers.loaded.includes('por'));
 });
+
+test('a language set unused for idleMs is ended, and loaded again when needed', async (t: TestContext) => {
+  const own = new TesseractWorkers({ maxLoaded: 2, idleMs: 50 });
+  t.after(() => own.close());
+  const rec = createTesseractRecognizer(own);
+  const crop = await renderLine('Hola');
+  await rec.recognizeLines([crop], ['spa']);
+  t.assert.deepEqual(own.loaded, ['spa']);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.assert.deepEqual(own.loaded, []);
+  const [line] = await rec.recognizeLines([crop], ['spa']);
+  t.assert.equal(line.text, 'Hola');
+});

@@ -6,17 +6,21 @@ export interface TesseractWorkersOptions {
   maxLoaded: number;
   /** Extra tessdata folders searched after the npm packages. */
   systemDirs?: readonly string[];
+  /** A language set unused for this long is ended (its memory given back); default 60 s. */
+  idleMs?: number;
 }
 
 interface Entry {
   worker: Promise<Worker>;
   busy: number;
   lastUsed: number;
+  idle?: NodeJS.Timeout;
 }
 
 /**
- * tesseract.js workers, one per language set, created on first use and kept warm: a model takes
- * ~0.2 s to load and a worker holds ~0.1–0.5 GB, so at most `maxLoaded` sets stay alive. One
+ * tesseract.js workers, one per language set, created on first use and kept warm while used: a
+ * model takes ~0.2 s to load and a worker holds ~0.1–0.5 GB, so at most `maxLoaded` sets stay
+ * alive, and a set idle for `idleMs` is ended. One
  * instance per OCR worker thread (tesseract.js runs each worker in its own nested thread; its
  * `recognize` calls are queued and run one at a time).
  *
@@ -57,6 +61,7 @@ export class TesseractWorkers {
     const entry = this.#entries.get(key) ?? this.#create(key);
     entry.busy += 1;
     entry.lastUsed = ++this.#tick;
+    clearTimeout(entry.idle);
     try {
       const worker = await entry.worker;
       const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
@@ -71,7 +76,21 @@ export class TesseractWorkers {
     } finally {
       entry.busy -= 1;
       entry.lastUsed = ++this.#tick;
+      if (entry.busy === 0) this.#releaseWhenIdle(key, entry);
     }
+  }
+
+  /**
+   * Each worker's WebAssembly memory only grows (~0.1–0.5 GB per language set): a set that is not
+   * used for `idleMs` is ended, and the next image that needs it loads it again (~0.2 s).
+   */
+  #releaseWhenIdle(key: string, entry: Entry): void {
+    entry.idle = setTimeout(() => {
+      if (entry.busy > 0 || this.#entries.get(key) !== entry) return;
+      this.#entries.delete(key);
+      void entry.worker.then((w) => w.terminate()).catch(() => undefined);
+    }, this.#options.idleMs ?? 60_000);
+    entry.idle.unref();
   }
 
   /** Language sets currently loaded (for tests and metrics). */
@@ -81,7 +100,10 @@ export class TesseractWorkers {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const workers = [...this.#entries.values()].map((e) => e.worker);
+    const workers = [...this.#entries.values()].map((e) => {
+      clearTimeout(e.idle);
+      return e.worker;
+    });
     this.#entries.clear();
     await Promise.all(workers.map(async (w) => (await w.catch(() => undefined))?.terminate()));
     await this.#links.remove();
@@ -114,6 +136,7 @@ export class TesseractWorkers {
       const idle = [...this.#entries.entries()].filter(([, e]) => e.busy === 0).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
       if (idle.length === 0) return;
       const [key, entry] = idle[0];
+      clearTimeout(entry.idle);
       this.#entries.delete(key);
       void entry.worker.then((w) => w.terminate()).catch(() => undefined);
     }

@@ -1,0 +1,88 @@
+/**
+ * `npm run calibrate:ocr [-- --stride N]`: measures the recognizer's activation ranges for its int8 form
+ * (`src/ocr/int8-model.ts`) on the `tune` split of `../shared/data/ocr-dev`, and writes them to
+ * `src/ocr/recognizer-int8-ranges.json` with the hash of the model they belong to. Every tune image
+ * goes through the real pipeline (fp32 models, the server's options for its kind); each recognizer
+ * batch is also run through a copy of the model whose conv inputs and outputs are graph outputs,
+ * and the smallest and largest value of each is kept (onnxruntime's MinMax calibration).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import * as ort from 'onnxruntime-node';
+import { loadEnglishLexicon } from '../../src/ocr/english-lexicon.ts';
+import { buildInt8Model, INT8_RANGES_FILE, recognizerFile } from '../../src/ocr/int8-model.ts';
+import { buildLayout } from '../../src/ocr/layout/build-layout.ts';
+import { defaultModelsDir, loadModels, rewriteModel, type OnnxModel } from '../../src/ocr/models.ts';
+import { readGraph } from '../../src/ocr/onnx-graph.ts';
+import { runOcr } from '../../src/ocr/ocr-pipeline.ts';
+import { calibrationTensors } from '../../src/ocr/quantize-model.ts';
+import { createPaddleRecognizer } from '../../src/ocr/recognize-text.ts';
+import { createLanguageRouter } from '../../src/ocr/route-recognizer.ts';
+import { loadOcrDev } from './ocr-dev-manifest.ts';
+import { hintsOf, modeOf } from './run-legible.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+// `--stride N`: every Nth tune image (all kinds still represented), for a quicker calibration.
+const { values } = parseArgs({ options: { stride: { type: 'string', default: '1' } } });
+const stride = Math.max(1, Number(values.stride) || 1);
+const records = loadOcrDev(path.resolve(root, '../shared/data/ocr-dev'))?.filter((r) => r.split === 'tune').filter((_, i) => i % stride === 0);
+if (!records?.length) {
+  console.error('No tune split of ../shared/data/ocr-dev: nothing to calibrate on.');
+  process.exit(1);
+}
+
+const source = new Uint8Array(fs.readFileSync(path.join(defaultModelsDir(), recognizerFile)));
+const graph = readGraph(rewriteModel(source, { topClass: true }))!;
+const tensors = calibrationTensors(graph);
+for (const t of tensors) graph.addFloatOutput(t);
+const session = await ort.InferenceSession.create(graph.encode(), { intraOpNumThreads: 1, graphOptimizationLevel: 'all' });
+const [inputName] = session.inputNames;
+const outputName = session.outputNames.find((n) => !tensors.includes(n))!;
+const ranges: Record<string, [number, number]> = {};
+let batches = 0;
+const recording: OnnxModel = {
+  async run(input, dims) {
+    const out = await session.run({ [inputName]: new ort.Tensor('float32', input, dims) });
+    for (const t of tensors) {
+      const data = out[t].data as Float32Array;
+      let lo = Infinity, hi = -Infinity;
+      for (let i = 0; i < data.length; i++) {
+        const v = data[i];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      const r = (ranges[t] ??= [Infinity, -Infinity]);
+      r[0] = Math.min(r[0], lo);
+      r[1] = Math.max(r[1], hi);
+    }
+    batches++;
+    const o = out[outputName];
+    return { data: o.data as Float32Array, dims: o.dims };
+  },
+};
+
+const models = await loadModels({ threads: 1 });
+const lexicon = await loadEnglishLexicon();
+const router = createLanguageRouter(createPaddleRecognizer(recording, models.dictionary, { lexicon }));
+for (const r of records) {
+  await runOcr(new Uint8Array(fs.readFileSync(r.file)), { models, recognizer: router.recognizer, buildLayout }, { mode: modeOf(r), languageHints: hintsOf(r) });
+  process.stderr.write('.');
+}
+await router.close();
+await models.release();
+const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
+const stored = Object.fromEntries(tensors.map((t) => [t, ranges[t].map((v) => Number(v.toPrecision(7))) as [number, number]]));
+const int8 = buildInt8Model(rewriteModel(source, { topClass: true }), stored);
+if (!int8) throw new Error('the recognizer could not be quantized');
+const out = {
+  model: recognizerFile,
+  sha256: sha256(source),
+  int8Sha256: sha256(int8),
+  calibration: `ocr-dev tune split: ${records.length} images, ${batches} recognizer batches, min/max`,
+  ranges: stored,
+};
+fs.writeFileSync(path.join(root, 'src/ocr', INT8_RANGES_FILE), `${JSON.stringify(out, null, 1)}\n`);
+console.error(`\n${tensors.length} activation ranges from ${batches} batches written to src/ocr/${INT8_RANGES_FILE}`);
