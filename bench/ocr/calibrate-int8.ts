@@ -66,9 +66,9 @@ const recording: OnnxModel = {
 
 const models = await loadModels({ threads: 1 });
 const lexicon = await loadEnglishLexicon();
-const router = createLanguageRouter(createPaddleRecognizer(recording, models.dictionary, { lexicon }));
+const router = createLanguageRouter(createPaddleRecognizer(recording, models.dictionary));
 for (const r of records) {
-  await runOcr(new Uint8Array(fs.readFileSync(r.file)), { models, recognizer: router.recognizer, buildLayout }, { mode: modeOf(r), languageHints: hintsOf(r) });
+  await runOcr(new Uint8Array(fs.readFileSync(r.file)), { models, recognizer: router.recognizer, buildLayout, lexicon }, { mode: modeOf(r), languageHints: hintsOf(r) });
   process.stderr.write('.');
 }
 await router.close();

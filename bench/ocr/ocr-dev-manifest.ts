@@ -11,8 +11,6 @@ export interface OcrDevRecord {
   lines: Array<{ text: string; polygon?: Polygon; ignore?: boolean; words?: Array<{ text: string; polygon?: Polygon }> }>;
   fullText: string | null;
   partial?: boolean;
-  /** `tune` (to develop on) or `check` (to confirm on). */
-  split?: string;
   width?: number;
   height?: number;
   /** `tune` (develop on it) or `check` (confirm on it). */
