@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import decodeHeic from 'heic-decode';
 import { decodeBmp, decodeIconDib } from './decode-bmp.ts';
-import { bmpHeaderSize, icoHeaderSize, icoLargestEntry, pngHeaderSize, sniffImageFormat, type HeaderSize, type ImageFormat } from './image-format.ts';
+import { icoLargestEntry, sniffImageFormat, type HeaderSize, type ImageFormat } from './image-format.ts';
+import { headerSize } from './image-header.ts';
 import { OcrFailure } from './ocr-failure.ts';
 
 /** Google Vision's limits: 75 megapixels (checked from the header) and 20 MB of encoded bytes. */
@@ -27,15 +28,6 @@ interface RawPixels {
 function corrupt(format: ImageFormat, cause: unknown): OcrFailure {
   const detail = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
   return new OcrFailure('IMAGE_CORRUPT', `The ${format.toUpperCase()} image could not be decoded: ${detail}`, { cause });
-}
-
-async function headerSize(bytes: Uint8Array, format: ImageFormat): Promise<HeaderSize | undefined> {
-  if (format === 'bmp') return bmpHeaderSize(bytes);
-  if (format === 'ico') return icoHeaderSize(bytes);
-  // Read directly: libspng refuses a header-only file as corrupt before telling its size.
-  if (format === 'png') return pngHeaderSize(bytes, 0);
-  const meta = await sharp(bytes, { failOn: 'none' }).metadata();
-  return meta.width && meta.height ? { width: meta.width, height: meta.height } : undefined;
 }
 
 /** Already RGB, flattened on white and upright: BMP and BMP icon entries come from our own reader. */

@@ -6,8 +6,8 @@ import type { OcrOptions } from './ocr-types.ts';
 
 const TEXT: OcrOptions = { mode: 'text', languageHints: [] };
 
-function engineFor(t: TestContext, opts: { workers?: number; queueMax?: number; imageTimeoutMs?: number } = {}) {
-  const engine = createOcrEngine({ workers: opts.workers ?? 1, threads: 1, queueMax: opts.queueMax ?? 8, imageTimeoutMs: opts.imageTimeoutMs ?? 120_000 });
+function engineFor(t: TestContext, opts: { workers?: number; queueMax?: number; imageTimeoutMs?: number; pixelBudget?: number } = {}) {
+  const engine = createOcrEngine({ workers: opts.workers ?? 1, threads: 1, queueMax: opts.queueMax ?? 8, imageTimeoutMs: opts.imageTimeoutMs ?? 120_000, pixelBudget: opts.pixelBudget });
   t.after(() => engine.close());
   return engine;
 }
@@ -45,4 +45,15 @@ test('a reservation admits a whole request or none of it, at once', async (t) =>
   const third = engine.reserve(3);
   assert.ok(third);
   third.release();
+});
+
+test('past the pixel budget an image waits for the others, although a worker is free; one always runs', async (t) => {
+  const engine = engineFor(t, { workers: 2, pixelBudget: 1 }); // every image is over the budget
+  const first = engine.run(fixture('page.png'), TEXT);
+  const second = engine.run(fixture('line.png'), TEXT);
+  await new Promise((resolve) => setTimeout(resolve, 200)); // both headers read: one runs, one waits
+  assert.equal(engine.queueSize, 1, 'the second image waits with a worker free');
+  const outcomes = await Promise.all([first, second]);
+  for (const outcome of outcomes) assert.ok(outcome.ok, JSON.stringify(outcome));
+  assert.equal(engine.queueSize, 0);
 });

@@ -4,6 +4,7 @@ import { Piscina } from 'piscina';
 // Load sharp's native module in the main thread first: libvips must not be unloaded when a worker exits
 // (https://github.com/lovell/sharp/issues/2263).
 import 'sharp';
+import { headerPixels } from './image-header.ts';
 import type { OcrOptions, OcrOutcome } from './ocr-types.ts';
 import type { OcrTask } from './ocr-worker.ts';
 
@@ -65,7 +66,17 @@ export interface OcrEngineOptions {
   ablate?: boolean;
   /** Where derived models (the int8 recognizer) are cached; none: built in memory by each worker. */
   modelCacheDir?: string;
+  /** Megapixels (from the images' headers) that may be decoding and running at once; default `PIXEL_BUDGET`. */
+  pixelBudget?: number;
 }
+
+/**
+ * Pixels in the workers at once. A decoded image costs ~3 bytes a pixel and its detection a few
+ * hundred MB more at 75 MP, in each worker: two of those at once took a node from 0.8 to 2.4 GB
+ * (`npm run bench:hostile`). Past the budget an image waits for the others to finish (one always
+ * runs), so ordinary photos and pages (≤ 20 MP) share the workers as before.
+ */
+export const PIXEL_BUDGET = 40_000_000;
 
 /** The CLI's and benchmarks' limit (the server's is `OCR_IMAGE_TIMEOUT_MS`). */
 const DEFAULT_IMAGE_TIMEOUT_MS = 120_000;
@@ -102,15 +113,20 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   let taken = 0;
   let running = 0;
   /** Images waiting for a worker, started in order; the pool's own queue stays empty. */
-  const waiting: Array<() => void> = [];
+  const waiting: Array<{ pixels: number; start: () => void }> = [];
+  let runningPixels = 0;
+  const pixelBudget = opts.pixelBudget ?? PIXEL_BUDGET;
   let isReady = false;
   let closed = false;
   const capacity = opts.workers + opts.queueMax;
 
   function startNext(): void {
     while (running < opts.workers && waiting.length > 0) {
+      if (running > 0 && runningPixels + waiting[0].pixels > pixelBudget) return;
+      const next = waiting.shift()!;
       running += 1;
-      waiting.shift()!();
+      runningPixels += next.pixels;
+      next.start();
     }
   }
 
@@ -119,8 +135,9 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     // Copy into a buffer we own and transfer it: no second copy, and the caller's bytes stay usable
     // (a Node Buffer often shares its ArrayBuffer with other buffers, which must not be detached).
     const bytes = new Uint8Array(image);
+    const pixels = await headerPixels(bytes);
     await new Promise<void>((resolve) => {
-      waiting.push(resolve);
+      waiting.push({ pixels, start: resolve });
       startNext();
     });
     const timeoutMs = runOptions?.timeoutMs ?? opts.imageTimeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS;
@@ -140,6 +157,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     } finally {
       clearTimeout(timer);
       running -= 1;
+      runningPixels -= pixels;
       taken -= 1;
       startNext();
     }
