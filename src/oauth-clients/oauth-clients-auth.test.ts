@@ -3,7 +3,7 @@ import { DIALECTS } from '../../test/helpers/dialects.ts';
 import { buildTestApp } from '../../test/helpers/build-test-app.ts';
 import { assertSetupRouteAuth, createTestAccount, setupProject, type SetupRoute } from '../../test/helpers/common-route-tests.ts';
 import { createAccountsRepository } from '../accounts/accounts-repository.ts';
-import { webClient } from './oauth-clients-test-fixture.ts';
+import { webClient } from '../../test/helpers/oauth-clients-fixture.ts';
 
 /** Every OAuth client route, filled in with ids owned by the fixture account; mutations last. */
 function oauthClientRoutes(projectId: string, clientId: string, secretId: string): SetupRoute[] {
