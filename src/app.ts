@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
@@ -48,6 +48,8 @@ export interface AppDeps {
   database: DatabaseHandle;
   /** Where logs go instead of stdout (tests capture them to check that no secret is logged). */
   logStream?: { write(line: string): void };
+  /** Sees every route as it is registered (tests build the auth matrix from the routes that exist). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Published limit (API.md §5): the JSON body of any request. */
@@ -77,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: errorHandler,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true }, plugins: [keyRestrictionFormats] },
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
