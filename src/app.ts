@@ -29,7 +29,8 @@ import { createClusterInvalidation } from './cluster/cluster-invalidation.ts';
 import { createUsageRepository } from './usage/usage-repository.ts';
 import { usageRoutes } from './usage/usage-routes.ts';
 import { ocrPlugin } from './ocr/ocr-plugin.ts';
-import { MAX_IMAGE_BYTES } from './vision/image-source.ts';
+import { MAX_IMAGE_BYTES } from './ocr/decode-image.ts';
+import { BODY_LIMIT_BYTES } from './http/body-limit.ts';
 import { visionRoutes } from './vision/vision-routes.ts';
 import { createDocumentRenderer } from './vision/files/document-renderer.ts';
 import { PDF_MAX_PAGE_SIDE_POINTS } from './vision/files/file-pages.ts';
@@ -52,8 +53,6 @@ export interface AppDeps {
   onRoute?: (route: RouteOptions) => void;
 }
 
-/** Published limit (API.md §5): the JSON body of any request. */
-export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Time to receive a whole request (headers and body) before the socket is dropped (slow-loris guard). */
 export const REQUEST_TIMEOUT_MS = 60_000;
 

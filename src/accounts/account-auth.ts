@@ -23,6 +23,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { digestsEqual, hashSecret, parseSecret } from '../credentials/secret-format.ts';
+import { bearerCredential } from '../credentials/bearer-credential.ts';
 import { createAccountsRepository } from './accounts-repository.ts';
 
 export interface Principal {
@@ -46,8 +47,7 @@ const EXPECTED = 'Send an account token as `Authorization: Bearer lgb_at_…` (s
 function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (typeof header !== 'string' || header === '') return undefined;
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : header;
+  return bearerCredential(header);
 }
 
 function apiKeyElsewhere(request: FastifyRequest): boolean {
