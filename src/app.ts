@@ -1,5 +1,5 @@
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
@@ -30,7 +30,8 @@ import { createClusterInvalidation } from './cluster/cluster-invalidation.ts';
 import { createUsageRepository } from './usage/usage-repository.ts';
 import { usageRoutes } from './usage/usage-routes.ts';
 import { ocrPlugin } from './ocr/ocr-plugin.ts';
-import { MAX_IMAGE_BYTES } from './vision/image-source.ts';
+import { MAX_IMAGE_BYTES } from './ocr/decode-image.ts';
+import { BODY_LIMIT_BYTES } from './http/body-limit.ts';
 import { visionRoutes } from './vision/vision-routes.ts';
 import { createDocumentRenderer } from './vision/files/document-renderer.ts';
 import { PDF_MAX_PAGE_SIDE_POINTS } from './vision/files/file-pages.ts';
@@ -49,10 +50,10 @@ export interface AppDeps {
   database: DatabaseHandle;
   /** Where logs go instead of stdout (tests capture them to check that no secret is logged). */
   logStream?: { write(line: string): void };
+  /** Sees every route as it is registered (tests build the auth matrix from the routes that exist). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
-/** Published limit (API.md §5): the JSON body of any request. */
-export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Time to receive a whole request (headers and body) before the socket is dropped (slow-loris guard). */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: errorHandler,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true }, plugins: [keyRestrictionFormats] },
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);

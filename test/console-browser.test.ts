@@ -7,6 +7,7 @@ import { test, type TestContext } from 'node:test';
 import sharp from 'sharp';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildTestApp } from './helpers/build-test-app.ts';
+import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
 import { createAccountsRepository } from '../src/accounts/accounts-repository.ts';
 import { createOcrEngine } from '../src/ocr/ocr-engine.ts';
 
@@ -19,7 +20,7 @@ import { createOcrEngine } from '../src/ocr/ocr-engine.ts';
  * `UPDATE_SCREENSHOTS=1 npm test -- test/console-browser.test.ts` also writes docs/screenshots/*.png.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = findChromium();
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WAKEUPCAT = sharedPath('data/vision-samples/wakeupcat.jpg');
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(ROOT, 'docs/screenshots') : undefined;
@@ -94,7 +95,7 @@ async function signIn(page: Page, base: string, token: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
 }
 
-test('console: sign in, project, OCR, key shown once, playground, usage, revoke, audit', { skip: !fs.existsSync(CHROMIUM) && `${CHROMIUM} not installed`, timeout: 240_000 }, async (t: TestContext) => {
+test('console: sign in, project, OCR, key shown once, playground, usage, revoke, audit', { skip: skipWithoutChromium(CHROMIUM), timeout: 240_000 }, async (t: TestContext) => {
   const { base, token } = await startConsole(t);
   const sample = await sampleImage();
   const browser = await launch(t);
@@ -270,7 +271,7 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   t.assert.deepEqual(problems, []);
 });
 
-test('console at phone width: sign in, navigate with the menu, playground', { skip: !fs.existsSync(CHROMIUM) && `${CHROMIUM} not installed`, timeout: 240_000 }, async (t: TestContext) => {
+test('console at phone width: sign in, navigate with the menu, playground', { skip: skipWithoutChromium(CHROMIUM), timeout: 240_000 }, async (t: TestContext) => {
   const { base, token } = await startConsole(t);
   const browser = await launch(t);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

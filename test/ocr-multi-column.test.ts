@@ -7,6 +7,9 @@ import { buildLayout } from '../src/ocr/layout/build-layout.ts';
 import { loadModels } from '../src/ocr/models.ts';
 import { runOcr } from '../src/ocr/ocr-pipeline.ts';
 import { createPaddleRecognizer } from '../src/ocr/recognize-text.ts';
+import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
+
+const CHROMIUM = findChromium();
 
 const SENTENCES = [
   'The committee met on Tuesday to review the annual budget and the plans for the new library building.',
@@ -19,7 +22,7 @@ const SENTENCES = [
 /** A page of justified text in `columns` columns `gapEm` apart (Liberation Serif, 300-dpi sizes), rendered by Chromium. */
 async function renderColumns(t: TestContext, columns: number, gapEm: number, text: string): Promise<Uint8Array> {
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   t.after(() => browser.close());
@@ -29,7 +32,7 @@ async function renderColumns(t: TestContext, columns: number, gapEm: number, tex
   return page.locator('#t').screenshot({ type: 'png' });
 }
 
-test('a four-column page with 1.2 em gutters reads column by column (the detector joins its rows across the gutters)', async (t: TestContext) => {
+test('a four-column page with 1.2 em gutters reads column by column (the detector joins its rows across the gutters)', { skip: skipWithoutChromium(CHROMIUM) }, async (t: TestContext) => {
   const text = Array.from({ length: 14 }, (_, i) => SENTENCES[(i * 3) % SENTENCES.length]).join(' ');
   const png = await renderColumns(t, 4, 1.2, text);
   const models = await loadModels({ threads: 1 });

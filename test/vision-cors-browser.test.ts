@@ -1,26 +1,16 @@
 import { test, type TestContext } from 'node:test';
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { buildTestApp } from './helpers/build-test-app.ts';
 import { createTestAccount, setupProject } from './helpers/common-route-tests.ts';
+import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
 
 /**
  * Issue 16, item 12: the Vision routes speak CORS as Google's endpoint does, so a web page on another
  * origin can call `images:annotate` with a referrer-restricted key, in a real headless Chromium; the
  * restriction is enforced on what the browser sends (Referer, else Origin). Setup routes get no CORS.
  */
-function findChromium(): string | undefined {
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim() || undefined;
-    } catch {
-      // not on PATH
-    }
-  }
-  return undefined;
-}
 const CHROMIUM = findChromium();
 
 /** The other origin: a page that calls the API and reports each answer's status and body. */
@@ -31,7 +21,7 @@ async function pageServer(t: TestContext): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-test('a page on another origin calls images:annotate with a referrer-restricted key', { skip: CHROMIUM ? false : 'no chromium on PATH' }, async (t: TestContext) => {
+test('a page on another origin calls images:annotate with a referrer-restricted key', { skip: skipWithoutChromium(CHROMIUM) }, async (t: TestContext) => {
   const { app, database } = await buildTestApp(t, 'sqlite', { OCR_WARM: 'false' });
   const pageOrigin = await pageServer(t);
   const owner = await createTestAccount(database, 'acme');

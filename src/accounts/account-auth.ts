@@ -23,9 +23,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { digestsEqual, hashSecret, parseSecret } from '../credentials/secret-format.ts';
+import { bearerCredential } from '../credentials/bearer-credential.ts';
 import { createAccountsRepository } from './accounts-repository.ts';
-import { findProject, toProject } from '../projects/projects-repository.ts';
-import type { Project } from '../projects/projects-schemas.ts';
 
 export interface Principal {
   accountId: string;
@@ -48,8 +47,7 @@ const EXPECTED = 'Send an account token as `Authorization: Bearer lgb_at_…` (s
 function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (typeof header !== 'string' || header === '') return undefined;
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : header;
+  return bearerCredential(header);
 }
 
 function apiKeyElsewhere(request: FastifyRequest): boolean {
@@ -98,24 +96,3 @@ export function requireOwnAccount(principal: Principal, accountId: string): void
   if (principal.accountId !== accountId) throw new AppError('NOT_FOUND', `Account "${accountId}" not found.`);
 }
 
-/**
- * The principal's project, or 404 NOT_FOUND when absent or another account's (tenant isolation).
- * With `requireActive`, a DELETE_REQUESTED project is refused with 400 FAILED_PRECONDITION.
- */
-export async function loadOwnedProject(
-  db: Kysely<Database>,
-  principal: Principal,
-  projectId: string,
-  opts: { requireActive?: boolean } = {},
-): Promise<Project> {
-  const row = await findProject(db, projectId);
-  if (!row || row.account_id !== principal.accountId) {
-    throw new AppError('NOT_FOUND', `Project "${projectId}" not found.`);
-  }
-  if (opts.requireActive && row.state !== 'ACTIVE') {
-    throw new AppError('FAILED_PRECONDITION', `Project "${projectId}" is ${row.state}; it can no longer be changed.`, {
-      metadata: { project: projectId, state: row.state },
-    });
-  }
-  return toProject(row);
-}

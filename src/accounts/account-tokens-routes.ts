@@ -3,10 +3,9 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
 import { accountAuth, actorOf, requireOwnAccount, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from './account-auth.ts';
-import { AccountToken } from './accounts-schemas.ts';
+import { AccountParams, AccountToken } from './accounts-schemas.ts';
 import { createAccountsRepository } from './accounts-repository.ts';
-import { AccountParams } from '../projects/projects-schemas.ts';
-import { PageQuery } from '../projects/pagination.ts';
+import { PageQuery } from '../shared/pagination.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
 
 const ListQuery = Type.Composite([PageQuery, Type.Object({ showRevoked: Type.Optional(Type.Boolean()) })], { additionalProperties: false });

@@ -7,8 +7,8 @@ import { AppError } from '../errors.ts';
 import { generateSecret, hashSecret } from '../credentials/secret-format.ts';
 import { newId } from '../credentials/new-id.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { isUniqueViolation } from './unique-violation.ts';
-import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../projects/pagination.ts';
+import { isUniqueViolation } from '../shared/unique-violation.ts';
+import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 const ACCOUNT_ID = new RegExp(ACCOUNT_ID_PATTERN);

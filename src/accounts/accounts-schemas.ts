@@ -19,3 +19,6 @@ export const AccountToken = Type.Object({
   revokeTime: Type.Optional(Type.String({ format: 'date-time' })),
 });
 export type AccountToken = Static<typeof AccountToken>;
+
+export const AccountParams = Type.Object({ account: Type.String({ maxLength: 200 }) });
+export type AccountParams = Static<typeof AccountParams>;

@@ -5,7 +5,7 @@ import type { ApiKey } from './api-keys-schemas.ts';
 import type { KeyRestrictions } from './key-restrictions.ts';
 import { generateSecret, hashSecret } from '../credentials/secret-format.ts';
 import { newId } from '../credentials/new-id.ts';
-import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../projects/pagination.ts';
+import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

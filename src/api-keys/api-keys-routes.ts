@@ -3,10 +3,11 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
-import { accountAuth, actorOf, loadOwnedProject, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { accountAuth, actorOf, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { loadOwnedProject } from '../projects/load-owned-project.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { PageQuery } from '../projects/pagination.ts';
+import { PageQuery } from '../shared/pagination.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
 import { enabledApis } from '../projects/project-apis-repository.ts';
 import {

@@ -1,5 +1,6 @@
 import { AppError } from '../errors.ts';
-import { API_NAMES, apiTitle, type ApiName } from '../projects/api-catalog.ts';
+import { API_NAMES, type ApiName } from '../projects/api-catalog.ts';
+import { serviceDisabled } from '../projects/service-disabled.ts';
 
 /** A refused key: the error to answer with (see `KeyVerifier.verify` for the order of checks). */
 export interface KeyRefusal {
@@ -45,19 +46,8 @@ export interface KeyServices {
 export function serviceRefusal(key: KeyServices, api: ApiName): KeyRefusal | undefined {
   const project = key.projectId;
   const meta = { service: api, project, consumer: `projects/${project}` };
-  if (key.projectState !== 'ACTIVE') {
-    return refusal(new AppError('SERVICE_DISABLED', `Project ${project} has been deleted (${key.projectState}); its keys no longer work.`, { metadata: meta }));
-  }
-  if (key.apis.get(api)?.state !== 'ENABLED') {
-    return refusal(
-      new AppError(
-        'SERVICE_DISABLED',
-        `${apiTitle(api)} has not been used in project ${project} before or it is disabled. Enable it with ` +
-          `POST /api/projects/${project}/apis {"api":"${api}"} (account token required), then retry.`,
-        { metadata: { ...meta, serviceTitle: apiTitle(api) } },
-      ),
-    );
-  }
+  const disabled = serviceDisabled({ projectId: project, state: key.projectState }, api, key.apis.get(api)?.state, 'key');
+  if (disabled) return refusal(disabled);
   if (!key.services.has(api)) {
     return refusal(new AppError('API_KEY_SERVICE_BLOCKED', `Requests to this API ${api} are blocked by the key's service restrictions.`, { metadata: { ...meta, apiName: api } }));
   }

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { hashSecret, parseSecret } from '../credentials/secret-format.ts';
+import { bearerCredential } from '../credentials/bearer-credential.ts';
 import { API_NAMES, type ApiName } from '../projects/api-catalog.ts';
 import { compileRestrictions, type CompiledRestrictions, type KeyRestrictions } from './key-restrictions.ts';
 import { CREDENTIALS_MISSING, KEY_EXPIRED, KEY_INVALID, NOT_AN_API_KEY, refusal, serviceRefusal, type KeyRefusal } from './key-refusals.ts';
@@ -111,10 +112,7 @@ export function keyRequestContext(request: FastifyRequest): KeyRequestContext {
 }
 
 function credentialOf(ctx: KeyRequestContext): string | undefined {
-  if (ctx.authorization) {
-    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(ctx.authorization);
-    return m ? m[1] : ctx.authorization;
-  }
+  if (ctx.authorization) return bearerCredential(ctx.authorization);
   return ctx.apiKeyHeader || ctx.queryKey || undefined;
 }
 

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { newId } from '../credentials/new-id.ts';
 import { markClaimCommitted } from '../idempotency/idempotency-context.ts';
-import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../projects/pagination.ts';
+import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
 
 export interface AuditEntry {
   accountId: string;

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
 import { accountAuth, requireOwnAccount, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
-import { AccountParams } from '../projects/projects-schemas.ts';
-import { PageQuery } from '../projects/pagination.ts';
+import { AccountParams } from '../accounts/accounts-schemas.ts';
+import { PageQuery } from '../shared/pagination.ts';
 import { listAudit } from './audit-log.ts';
 
 const AuditEntry = Type.Object({

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldViolation } from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/database-unavailable.ts';
 import { redactUrl } from './logger-options.ts';
+import { BODY_LIMIT_BYTES } from './body-limit.ts';
 
 /** `/body/requests/0/image` → `requests[0].image` (Google's field path style). */
 export function toFieldPath(instancePath: string, missingProperty?: string): string {
@@ -41,7 +42,7 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('INVALID_ARGUMENT', `Invalid JSON payload received. ${e.message}`);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('REQUEST_TOO_LARGE', 'Request payload size exceeds the limit: 10485760 bytes.');
+      return new AppError('REQUEST_TOO_LARGE', `Request payload size exceeds the limit: ${BODY_LIMIT_BYTES} bytes.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type; send application/json.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

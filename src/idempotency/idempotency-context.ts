@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
-import type { Claim } from './idempotency-repository.ts';
+import type { Claim, CommittedChange } from './idempotency-repository.ts';
 
 /** The claim of the request being handled (set around the route handler by the idempotency plugin). */
 interface HeldClaim {
@@ -15,13 +15,6 @@ const held = new AsyncLocalStorage<HeldClaim>();
 /** Runs a route handler with its request's claim visible to `markClaimCommitted`. */
 export function withClaim<T>(claim: Claim, run: () => T): T {
   return held.run({ claim, committed: false }, run);
-}
-
-/** What a retry learns when the change committed but its response was never stored (the node died). */
-export interface CommittedChange {
-  action: string;
-  resourceType: string;
-  resourceId: string;
 }
 
 /**

@@ -1,11 +1,17 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import type { IdempotencyKeysTable } from './idempotency-tables.ts';
-import type { CommittedChange } from './idempotency-context.ts';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
 /** What a request holding an `Idempotency-Key` must do. */
+/** What a retry learns when the change committed but its response was never stored (the node died). */
+export interface CommittedChange {
+  action: string;
+  resourceType: string;
+  resourceId: string;
+}
+
 export type ClaimOutcome =
   | { kind: 'claimed'; claim: Claim }
   | { kind: 'replay'; status: number; body: string; redactedFields: string[] }

@@ -4,7 +4,7 @@ import { generateSecret, hashSecret } from '../credentials/secret-format.ts';
 import { markProjectDeleted } from '../projects/projects-repository.ts';
 import { MAX_ACTIVE_SECRETS } from './oauth-clients-schemas.ts';
 import { verifyClientSecret } from './verify-client-secret.ts';
-import { envelope, oauthFixture, violatedFields, webClient, type OAuthFixture } from './oauth-clients-test-fixture.ts';
+import { envelope, oauthFixture, violatedFields, webClient, type OAuthFixture } from '../../test/helpers/oauth-clients-fixture.ts';
 
 const base = '/api/projects/acme-app/oauth-clients';
 

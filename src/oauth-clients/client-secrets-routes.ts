@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
-import { actorOf, loadOwnedProject, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
-import { PageQuery } from '../projects/pagination.ts';
+import { actorOf, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { loadOwnedProject } from '../projects/load-owned-project.ts';
+import { PageQuery } from '../shared/pagination.ts';
 import {
   ClientParams,
   ClientSecret,

@@ -2,7 +2,7 @@ import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import { DIALECTS } from '../../test/helpers/dialects.ts';
 import { redirectUriProblem } from './redirect-uri.ts';
-import { envelope, oauthFixture, webClient } from './oauth-clients-test-fixture.ts';
+import { envelope, oauthFixture, webClient } from '../../test/helpers/oauth-clients-fixture.ts';
 
 const hostileString = fc.oneof(
   fc.string({ maxLength: 50 }),

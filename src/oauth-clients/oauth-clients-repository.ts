@@ -3,9 +3,9 @@ import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../credentials/new-id.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { decodePageToken, toPage, DEFAULT_PAGE_SIZE, type PageQuery } from '../projects/pagination.ts';
+import { decodePageToken, toPage, DEFAULT_PAGE_SIZE, type PageQuery } from '../shared/pagination.ts';
 import type { OAuthClientsTable } from './oauth-clients-tables.ts';
-import type { OAuthClient, OAuthClientCreated } from './oauth-clients-schemas.ts';
+import type { Actor, OAuthClient, OAuthClientCreated } from './oauth-clients-schemas.ts';
 import {
   assertValidClientMetadata,
   isConfidential,
@@ -17,12 +17,6 @@ import { insertClientSecret, countActiveSecrets } from './client-secrets-reposit
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type OAuthClientRow = Selectable<OAuthClientsTable>;
-
-/** Who makes a change, for the audit log: the principal's account and `actorOf(principal)`. */
-export interface Actor {
-  accountId: string;
-  actor: string;
-}
 
 function toMetadata(row: OAuthClientRow): ClientMetadata {
   return {

@@ -2,7 +2,7 @@ import { test, type TestContext } from 'node:test';
 import { DIALECTS } from '../../test/helpers/dialects.ts';
 import { generateSecret } from '../credentials/secret-format.ts';
 import { markProjectDeleted } from '../projects/projects-repository.ts';
-import { envelope, oauthFixture, violatedFields, webClient } from './oauth-clients-test-fixture.ts';
+import { envelope, oauthFixture, violatedFields, webClient } from '../../test/helpers/oauth-clients-fixture.ts';
 
 const base = '/api/projects/acme-app/oauth-clients';
 

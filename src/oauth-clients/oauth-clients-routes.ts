@@ -2,8 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
-import { accountAuth, actorOf, loadOwnedProject, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
-import { PageQuery } from '../projects/pagination.ts';
+import { accountAuth, actorOf, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { loadOwnedProject } from '../projects/load-owned-project.ts';
+import { PageQuery } from '../shared/pagination.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
 import {
   ClientParams,

@@ -3,11 +3,12 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
-import { accountAuth, actorOf, loadOwnedProject, requirePrincipal, ACCOUNT_TOKEN_SECURITY, type Principal } from '../accounts/account-auth.ts';
+import { accountAuth, actorOf, requirePrincipal, ACCOUNT_TOKEN_SECURITY, type Principal } from '../accounts/account-auth.ts';
+import { loadOwnedProject } from './load-owned-project.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { API_CATALOG, ApiNameSchema } from './api-catalog.ts';
-import { PageQuery, decodePageToken, toPage } from './pagination.ts';
+import { PageQuery, decodePageToken, toPage } from '../shared/pagination.ts';
 import { ProjectParams } from './projects-schemas.ts';
 import { findProjectApi, listProjectApis, setProjectApiQuota, setProjectApiState, toProjectApi } from './project-apis-repository.ts';
 

@@ -4,8 +4,8 @@ import type { Database } from '../db/tables.ts';
 import type { ProjectsTable } from './projects-tables.ts';
 import type { Project } from './projects-schemas.ts';
 import { AppError } from '../errors.ts';
-import { isUniqueViolation } from '../accounts/unique-violation.ts';
-import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from './pagination.ts';
+import { isUniqueViolation } from '../shared/unique-violation.ts';
+import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type ProjectRow = Selectable<ProjectsTable>;

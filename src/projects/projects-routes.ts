@@ -2,12 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
-import { accountAuth, actorOf, loadOwnedProject, requireOwnAccount, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { accountAuth, actorOf, requireOwnAccount, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { loadOwnedProject } from './load-owned-project.ts';
+import { AccountParams } from '../accounts/accounts-schemas.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { PageQuery } from './pagination.ts';
+import { PageQuery } from '../shared/pagination.ts';
 import {
-  AccountParams, CreateProjectBody, Project, ProjectList, ProjectParams, UpdateProjectBody,
+  CreateProjectBody, Project, ProjectList, ProjectParams, UpdateProjectBody,
 } from './projects-schemas.ts';
 import {
   findProject, generateProjectId, insertProject, listProjects, markProjectDeleted, toProject, updateProjectRow,

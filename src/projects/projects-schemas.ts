@@ -43,8 +43,6 @@ export const ProjectList = Type.Object({
   nextPageToken: Type.Optional(Type.String()),
 });
 
-export const AccountParams = Type.Object({ account: Type.String({ maxLength: 200 }) });
-export type AccountParams = Static<typeof AccountParams>;
 /** Path ids are only looked up (any string that is no project answers 404), so their schema only bounds length. */
 export const ProjectParams = Type.Object({ project: Type.String({ maxLength: 200 }) });
 export type ProjectParams = Static<typeof ProjectParams>;

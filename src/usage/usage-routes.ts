@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
-import { accountAuth, loadOwnedProject, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { accountAuth, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { loadOwnedProject } from '../projects/load-owned-project.ts';
 import { AppError } from '../errors.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
 import { createUsageRepository } from './usage-repository.ts';

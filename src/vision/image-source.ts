@@ -1,9 +1,9 @@
 import { GRPC_CODES } from '../errors.ts';
+// API.md §5 and Google's supported-files page: "Files exceeding 20MB generate an error".
+import { MAX_IMAGE_BYTES } from '../ocr/decode-image.ts';
 import { fetchImageUri, type UriFetchPolicy } from './image-uri-fetch.ts';
 import type { VisionImage } from './vision-request-schema.ts';
 
-/** API.md §5 and Google's supported-files page: "Files exceeding 20MB generate an error". */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /**
  * The image-source policy of the server: `image.content` is always read; `image.source.imageUri`

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
-import { accountAuth, loadOwnedProject, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { accountAuth, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
+import { loadOwnedProject } from '../projects/load-owned-project.ts';
 import type { Database } from '../db/tables.ts';
-import { AppError } from '../errors.ts';
 import { findProjectApi } from '../projects/project-apis-repository.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
+import { serviceDisabled } from '../projects/service-disabled.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { UsageRepository } from '../usage/usage-repository.ts';
 import type { AnnotateDeps } from './annotate-images.ts';
@@ -32,19 +33,10 @@ export const ocrPlaygroundRoutes: FastifyPluginAsync<OcrPlaygroundRoutesOptions>
     const { project: projectId } = request.params as ProjectParams;
     const project = await loadOwnedProject(opts.db, requirePrincipal(request), projectId);
     const api = await findProjectApi(opts.db, project.projectId, 'ocr');
-    const metadata = { service: 'ocr', project: project.projectId, consumer: `projects/${project.projectId}` };
-    if (project.state !== 'ACTIVE') {
-      throw new AppError('SERVICE_DISABLED', `Project ${project.projectId} has been deleted (${project.state}).`, { metadata });
-    }
-    if (api?.state !== 'ENABLED') {
-      throw new AppError(
-        'SERVICE_DISABLED',
-        `Legible OCR API has not been used in project ${project.projectId} before or it is disabled. Enable it with ` +
-          `POST /api/projects/${project.projectId}/apis {"api":"ocr"}, then retry.`,
-        { metadata },
-      );
-    }
-    request.visionCaller = { projectId: project.projectId, api: 'ocr', requestsPerMinute: Number(api.requests_per_minute) };
+    const disabled = serviceDisabled(project, 'ocr', api?.state, 'account');
+    if (disabled) throw disabled;
+    // An api without a row is not ENABLED, so serviceDisabled refused it above.
+    request.visionCaller = { projectId: project.projectId, api: 'ocr', requestsPerMinute: Number(api!.requests_per_minute) };
   });
   app.addHook('onRequest', rateLimitHook(opts.rateLimiter));
   app.addHook('onSend', usageHook(opts.usage));

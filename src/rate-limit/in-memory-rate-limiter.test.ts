@@ -1,5 +1,5 @@
 import { test, type TestContext } from 'node:test';
-import { createInMemoryRateLimiter } from '../src/rate-limit/in-memory-rate-limiter.ts';
+import { createInMemoryRateLimiter } from './in-memory-rate-limiter.ts';
 
 test('in-memory rate limiter: a fixed one-minute window per key', async (t: TestContext) => {
   let now = Date.UTC(2025, 0, 1, 12, 0, 15); // 45 s before the window ends

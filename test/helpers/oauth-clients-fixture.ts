@@ -1,12 +1,12 @@
 import type { TestContext } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/tables.ts';
-import type { Dialect } from '../db/database.ts';
-import type { Env } from '../config.ts';
-import { buildTestApp } from '../../test/helpers/build-test-app.ts';
-import { createAccountsRepository } from '../accounts/accounts-repository.ts';
-import { insertProject } from '../projects/projects-repository.ts';
+import type { Database } from '../../src/db/tables.ts';
+import type { Dialect } from '../../src/db/database.ts';
+import type { Env } from '../../src/config.ts';
+import { buildTestApp } from './build-test-app.ts';
+import { createAccountsRepository } from '../../src/accounts/accounts-repository.ts';
+import { insertProject } from '../../src/projects/projects-repository.ts';
 
 export interface OAuthFixture {
   app: FastifyInstance;
