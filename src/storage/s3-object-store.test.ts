@@ -155,3 +155,14 @@ for (const backend of backends) {
     });
   });
 }
+
+test('S3 backend: an unreachable store or refused credentials is an error, not a missing bucket', async (t) => {
+  const endpoint = await startS3rver(t);
+  const options = { region: 'us-east-1', forcePathStyle: true, bucketPrefix: '' };
+  // An unknown access key (s3rver 3.7.1 did not refuse a wrong secret with SDK v3's signatures, so the key is what differs).
+  const wrongKey = createS3ObjectStore({ ...options, endpoint, accessKeyId: 'NOT-A-KEY', secretAccessKey: 'wrong-secret' });
+  await assert.rejects(wrongKey.createBucket('p1', 'results'));
+  await assert.rejects(wrongKey.hasBucket('p1', 'results'));
+  const unreachable = createS3ObjectStore({ ...options, endpoint: 'http://127.0.0.1:1', accessKeyId: 'a', secretAccessKey: 'b' });
+  await assert.rejects(unreachable.list('p1', 'results', ''));
+});

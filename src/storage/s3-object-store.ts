@@ -41,8 +41,10 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
     try {
       const res = await client.send(new GetObjectCommand({ Bucket: real(bucket), Key: OWNER_KEY }));
       return (JSON.parse(await res.Body!.transformToString()) as { projectId: string }).projectId;
-    } catch {
-      return undefined;
+    } catch (err) {
+      // A store that cannot be reached, or refuses the credentials, is an error, not a missing bucket.
+      if (notFound(err)) return undefined;
+      throw err;
     }
   }
   const owns = async (projectId: string, bucket: string) => (await ownerOf(bucket)) === projectId;
@@ -80,7 +82,9 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
       try {
         await client.send(new PutObjectCommand({ Bucket: real(bucket), Key: OWNER_KEY, Body: JSON.stringify({ projectId }), IfNoneMatch: '*' }));
         return 'created';
-      } catch {
+      } catch (err) {
+        // 412: another node wrote the marker first (stores without conditional writes never answer it).
+        if ((err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode !== 412) throw err;
         return (await owns(projectId, bucket)) ? 'exists' : 'taken';
       }
     },
@@ -99,8 +103,14 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
       const object = await this.head(projectId, bucket, name);
       if (!object) return undefined;
       if (object.size > maxBytes) return 'too-large';
-      const res = await client.send(new GetObjectCommand({ Bucket: real(bucket), Key: name }));
-      return { object, bytes: await res.Body!.transformToByteArray() };
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: real(bucket), Key: name }));
+        return { object, bytes: await res.Body!.transformToByteArray() };
+      } catch (err) {
+        // Deleted between HEAD and GET.
+        if (notFound(err)) return undefined;
+        throw err;
+      }
     },
     async list(projectId, bucket, prefix) {
       if (!(await owns(projectId, bucket))) return [];
