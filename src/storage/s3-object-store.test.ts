@@ -4,11 +4,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import { crc32cBase64 } from './crc32c.ts';
 import { createLocalObjectStore } from './local-object-store.ts';
 import type { ObjectStore } from './object-store.ts';
 import { createS3ObjectStore } from './s3-object-store.ts';
+import { buildTestApp } from '../../test/helpers/build-test-app.ts';
+import { createTestAccount, setupProject } from '../../test/helpers/common-route-tests.ts';
+import { makePdf } from '../../test/helpers/document-fixtures.ts';
+import { googleStorage } from '../../test/helpers/google-storage-client.ts';
+import { waitFor } from '../../test/helpers/cluster-node.ts';
 
 /**
  * The ObjectStore contract, run over both backends: the local directory and the S3 backend against
@@ -165,4 +171,39 @@ test('S3 backend: an unreachable store or refused credentials is an error, not a
   await assert.rejects(wrongKey.hasBucket('p1', 'results'));
   const unreachable = createS3ObjectStore({ ...options, endpoint: 'http://127.0.0.1:1', accessKeyId: 'a', secretAccessKey: 'b' });
   await assert.rejects(unreachable.list('p1', 'results', ''));
+});
+
+test('end to end with STORAGE_BACKEND=s3: @google-cloud/storage uploads a PDF, an async files job writes its batches to the S3 store', async (t) => {
+  const endpoint = await startS3rver(t);
+  const s3Env = { S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_BUCKET_PREFIX: 'e2e-' };
+  const { app, database } = await buildTestApp(t, 'sqlite', { DATA_DIR: tempDir(t, 'legible-s3-e2e-'), OPERATION_POLL_MS: '100', STORAGE_BACKEND: 's3', ...s3Env });
+  const owner = await createTestAccount(database, 'acme');
+  const { keyString } = await setupProject(app, owner, 's3-project', { apis: ['ocr'], key: {} });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const storage = googleStorage(base, 's3-project', keyString!);
+  await storage.createBucket('docs');
+  await assert.rejects(storage.createBucket('docs'), (err: { code?: number }) => err.code === 409);
+  await storage.bucket('docs').file('in/two.pdf').save(Buffer.from(await makePdf([{ kind: 'text', lines: ['papa page'] }, { kind: 'text', lines: ['quebec page'] }])), { resumable: false, contentType: 'application/pdf' });
+
+  const headers = { 'x-goog-api-key': keyString! };
+  const started = await app.inject({ method: 'POST', url: '/v1/files:asyncBatchAnnotate', headers, payload: {
+    requests: [{ inputConfig: { gcsSource: { uri: 'gs://docs/in/two.pdf' }, mimeType: 'application/pdf' }, features: [{ type: 'TEXT_DETECTION' }], outputConfig: { gcsDestination: { uri: 'gs://docs/out/' }, batchSize: 1 } }],
+  } });
+  assert.equal(started.statusCode, 200, started.body);
+  await waitFor(async () => (await app.inject({ url: `/v1/${started.json().name}`, headers })).json().done === true, 120_000, 100);
+  const op = (await app.inject({ url: `/v1/${started.json().name}`, headers })).json();
+  assert.equal(op.error, undefined, JSON.stringify(op.error));
+
+  const [files] = await storage.bucket('docs').getFiles({ prefix: 'out/' });
+  assert.deepEqual(files.map((f) => f.name).sort(), ['out/output-1-to-1.json', 'out/output-2-to-2.json']);
+  for (const [i, word] of ['papa', 'quebec'].entries()) {
+    const [downloaded] = await storage.bucket('docs').file(`out/output-${i + 1}-to-${i + 1}.json`).download();
+    const page = JSON.parse(downloaded.toString()).responses[0];
+    assert.equal(page.context.pageNumber, i + 1);
+    assert.match(page.fullTextAnnotation.text.toLowerCase(), new RegExp(word));
+  }
+  // The objects are in the S3 store itself, in the prefixed bucket, not under DATA_DIR.
+  const direct = createS3ObjectStore({ endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, bucketPrefix: 'e2e-' });
+  assert.deepEqual((await direct.list('s3-project', 'docs', '')).map((o) => o.name), ['in/two.pdf', 'out/output-1-to-1.json', 'out/output-2-to-2.json']);
 });
