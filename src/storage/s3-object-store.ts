@@ -15,6 +15,13 @@ export interface S3StoreOptions {
 
 /** Ownership marker: one small object per bucket naming its project. */
 const OWNER_KEY = '.legible-bucket.json';
+const LIST_HEAD_CONCURRENCY = 16;
+
+/** A missing key or bucket (HEAD answers a bare 404, so the SDK names it NotFound or NoSuchKey/NoSuchBucket). */
+const notFound = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.name === 'NoSuchBucket' || e?.$metadata?.httpStatusCode === 404;
+};
 
 /**
  * Any S3-compatible store (AWS S3, MinIO, Cloud Storage's XML API with HMAC keys) through the AWS
@@ -34,8 +41,10 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
     try {
       const res = await client.send(new GetObjectCommand({ Bucket: real(bucket), Key: OWNER_KEY }));
       return (JSON.parse(await res.Body!.transformToString()) as { projectId: string }).projectId;
-    } catch {
-      return undefined;
+    } catch (err) {
+      // A store that cannot be reached, or refuses the credentials, is an error, not a missing bucket.
+      if (notFound(err)) return undefined;
+      throw err;
     }
   }
   const owns = async (projectId: string, bucket: string) => (await ownerOf(bucket)) === projectId;
@@ -52,6 +61,16 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
     created: (meta.modified ?? new Date()).toISOString(),
   });
 
+  async function headObject(bucket: string, name: string): Promise<StoredObject | undefined> {
+    try {
+      const res = await client.send(new HeadObjectCommand({ Bucket: real(bucket), Key: name }));
+      return toObject(bucket, name, { size: res.ContentLength ?? 0, contentType: res.ContentType, metadata: res.Metadata, modified: res.LastModified });
+    } catch (err) {
+      if (notFound(err)) return undefined;
+      throw err;
+    }
+  }
+
   return {
     kind: 's3',
     async createBucket(projectId, bucket) {
@@ -63,7 +82,9 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
       try {
         await client.send(new PutObjectCommand({ Bucket: real(bucket), Key: OWNER_KEY, Body: JSON.stringify({ projectId }), IfNoneMatch: '*' }));
         return 'created';
-      } catch {
+      } catch (err) {
+        // 412: another node wrote the marker first (stores without conditional writes never answer it).
+        if ((err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode !== 412) throw err;
         return (await owns(projectId, bucket)) ? 'exists' : 'taken';
       }
     },
@@ -76,19 +97,20 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
     },
     async head(projectId, bucket, name) {
       if (name === OWNER_KEY || !(await owns(projectId, bucket))) return undefined;
-      try {
-        const res = await client.send(new HeadObjectCommand({ Bucket: real(bucket), Key: name }));
-        return toObject(bucket, name, { size: res.ContentLength ?? 0, contentType: res.ContentType, metadata: res.Metadata, modified: res.LastModified });
-      } catch {
-        return undefined;
-      }
+      return headObject(bucket, name);
     },
     async get(projectId, bucket, name, maxBytes) {
       const object = await this.head(projectId, bucket, name);
       if (!object) return undefined;
       if (object.size > maxBytes) return 'too-large';
-      const res = await client.send(new GetObjectCommand({ Bucket: real(bucket), Key: name }));
-      return { object, bytes: await res.Body!.transformToByteArray() };
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: real(bucket), Key: name }));
+        return { object, bytes: await res.Body!.transformToByteArray() };
+      } catch (err) {
+        // Deleted between HEAD and GET.
+        if (notFound(err)) return undefined;
+        throw err;
+      }
     },
     async list(projectId, bucket, prefix) {
       if (!(await owns(projectId, bucket))) return [];
@@ -96,15 +118,20 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
       let token: string | undefined;
       do {
         const res = await client.send(new ListObjectsV2Command({ Bucket: real(bucket), Prefix: prefix, ContinuationToken: token }));
-        for (const item of res.Contents ?? []) {
-          if (item.Key && item.Key !== OWNER_KEY) out.push(toObject(bucket, item.Key, { size: item.Size ?? 0, modified: item.LastModified }));
+        // ListObjectsV2 carries neither content type nor user metadata (crc32c, md5), which Cloud
+        // Storage's list returns and its clients check, so each listed object is read with HEAD.
+        const names = (res.Contents ?? []).map((item) => item.Key).filter((key): key is string => key !== undefined && key !== OWNER_KEY);
+        for (let i = 0; i < names.length; i += LIST_HEAD_CONCURRENCY) {
+          const heads = await Promise.all(names.slice(i, i + LIST_HEAD_CONCURRENCY).map((name) => headObject(bucket, name)));
+          out.push(...heads.filter((o): o is StoredObject => o !== undefined));
         }
         token = res.IsTruncated ? res.NextContinuationToken : undefined;
       } while (token);
       return out;
     },
     async delete(projectId, bucket, name) {
-      if (!(await owns(projectId, bucket))) return false;
+      // S3's DeleteObject succeeds for a missing key too; Cloud Storage answers 404, so look first.
+      if (name === OWNER_KEY || !(await owns(projectId, bucket)) || !(await headObject(bucket, name))) return false;
       await client.send(new DeleteObjectCommand({ Bucket: real(bucket), Key: name }));
       return true;
     },
