@@ -321,6 +321,7 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   await signIn(page, base, token);
   await page.getByRole('button', { name: 'New project' }).click();
   await page.getByLabel('Project name').fill('Documents');
+  await page.getByLabel('Project ID').fill('documents');
   await page.getByRole('button', { name: 'Create project' }).click();
   await page.getByRole('heading', { level: 1, name: /Documents/ }).waitFor();
   await page.locator('#api-ocr-title').getByText('Enabled').waitFor();
