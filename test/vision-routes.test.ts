@@ -245,9 +245,12 @@ for (const dialect of DIALECTS) {
     const extra = await accounts.createToken('acme');
     await accounts.revokeToken(extra.token.tokenId);
     const body = { requests: [LABELS_ONLY] };
+    // files:annotate's per-file error (no rendering): the playground's file route answers like the key route.
+    const fileBody = { requests: [{ inputConfig: { content: 'AAAA', mimeType: 'text/plain' }, features: [{ type: 'TEXT_DETECTION' }] }] };
     const routes = [
       { method: 'POST' as const, url: `/api/projects/${f.projectId}/ocr:annotate`, payload: body, tenantScoped: true },
       { method: 'GET' as const, url: `/api/projects/${f.projectId}/usage`, tenantScoped: true },
+      { method: 'POST' as const, url: `/api/projects/${f.projectId}/ocr:annotateFiles`, payload: fileBody, tenantScoped: true },
     ];
     for (const route of routes) {
       await assertSetupRouteAuth(t, { app: f.app, owner: f.owner, stranger: f.stranger, revokedToken: extra.secret, apiKey: f.key }, route);
@@ -255,7 +258,13 @@ for (const dialect of DIALECTS) {
     const ok = await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotate`, headers: f.owner.headers, payload: body });
     t.assert.equal(ok.statusCode, 200, ok.body);
     t.assert.equal(ok.json().responses[0].error.code, 12);
+    const file = await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotateFiles`, headers: f.owner.headers, payload: fileBody });
+    t.assert.equal(file.statusCode, 200, file.body);
+    t.assert.equal(file.json().responses[0].error.code, 3);
+    t.assert.match(file.json().responses[0].error.message, /mimeType/);
+    assertError(t, await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotateFiles`, headers: f.owner.headers, payload: { requests: [] } }), 400);
     await f.app.inject({ method: 'DELETE', url: `/api/projects/${f.projectId}/apis/ocr`, headers: f.owner.headers });
     assertError(t, await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotate`, headers: f.owner.headers, payload: body }), 403, 'SERVICE_DISABLED');
+    assertError(t, await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotateFiles`, headers: f.owner.headers, payload: fileBody }), 403, 'SERVICE_DISABLED');
   });
 }
