@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildTestApp } from './helpers/build-test-app.ts';
 import { createAccountsRepository } from '../src/accounts/accounts-repository.ts';
 import { createOcrEngine } from '../src/ocr/ocr-engine.ts';
-import { makePdf } from './helpers/document-fixtures.ts';
+import { makePdf, multiPageTiff } from './helpers/document-fixtures.ts';
 
 /**
  * The console end to end in real headless Chromium against a listening server: sign in, create a
@@ -359,5 +359,17 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   t.assert.ok(curl?.includes('/api/vision/v1/files:annotate') && curl.includes('"mimeType":"application/pdf"') && curl.includes('"pages":[2]'), curl ?? '');
 
   t.assert.deepEqual(calls.filter((c) => c.includes(':annotate')), ['/api/projects/documents/ocr:annotateFiles', '/api/projects/documents/ocr:annotateFiles']);
+
+  // A multi-page TIFF goes the same way; a new file starts again at page 1.
+  const tiffFile = path.join(dir, 'frames.tiff');
+  fs.writeFileSync(tiffFile, await multiPageTiff([['Copper Kettle'], ['Silver Spoon']]));
+  await page.getByRole('tab', { name: 'Text' }).click();
+  await page.locator('#pg-file').setInputFiles(tiffFile);
+  await picker.locator('option', { hasText: '1 of 2' }).waitFor({ state: 'attached', timeout: 120_000 });
+  await page.waitForFunction(() => /Copper/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, { timeout: 120_000 });
+  t.assert.equal(await picker.inputValue(), '1');
+  await picker.selectOption('2');
+  await page.waitForFunction(() => /Silver/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, { timeout: 120_000 });
+  t.assert.ok(await inside(), 'TIFF page boxes are drawn within the page');
   t.assert.deepEqual(problems, []);
 });
