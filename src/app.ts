@@ -197,7 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const operations = { db: database.db, repo: operationsRepo, store, runner, allowCancel: config.operations.allowCancel };
   await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier, fileDeps, operations });
   await app.register(gcsJsonRoutes, { store, keyVerifier: app.keyVerifier, maxObjectBytes: config.files.maxBytes });
-  await app.register(ocrPlaygroundRoutes, { ...vision, ...platform });
+  await app.register(ocrPlaygroundRoutes, { ...vision, ...platform, fileDeps });
   await app.register(usageRoutes, platform);
   await app.register(operationsConsoleRoutes, { ...platform, repo: operationsRepo });
   // The web console (static single-page app at /console) and the token introspection it signs in with.

@@ -10,6 +10,7 @@ import { buildTestApp } from './helpers/build-test-app.ts';
 import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
 import { createAccountsRepository } from '../src/accounts/accounts-repository.ts';
 import { createOcrEngine } from '../src/ocr/ocr-engine.ts';
+import { makePdf, multiPageTiff } from './helpers/document-fixtures.ts';
 
 /**
  * The console end to end in real headless Chromium against a listening server: sign in, create a
@@ -299,5 +300,77 @@ test('console at phone width: sign in, navigate with the menu, playground', { sk
   t.assert.ok(overflow <= 0, `no horizontal scrolling at 390px (overflow ${overflow}px)`);
   await page.locator('.result-card').scrollIntoViewIfNeeded();
   await shot(page, 'phone-playground');
+  t.assert.deepEqual(problems, []);
+});
+
+test('console playground: a 2-page PDF through files:annotate, page picker, boxes per page', { skip: skipWithoutChromium(CHROMIUM), timeout: 240_000 }, async (t: TestContext) => {
+  const { base, token } = await startConsole(t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-console-pdf-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const pdfFile = path.join(dir, 'two-pages.pdf');
+  fs.writeFileSync(pdfFile, await makePdf([
+    { kind: 'text', lines: ['Morning Harbour'] },
+    { kind: 'scan', lines: ['Evening Lantern'], size: [792, 612] },
+  ]));
+  const browser = await launch(t);
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  page.setDefaultTimeout(30_000);
+  const problems = watch(page);
+  const calls: string[] = [];
+  page.on('request', (r) => { if (r.method() === 'POST') calls.push(new URL(r.url()).pathname); });
+
+  await signIn(page, base, token);
+  await page.getByRole('button', { name: 'New project' }).click();
+  await page.getByLabel('Project name').fill('Documents');
+  await page.getByLabel('Project ID').fill('documents');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.getByRole('heading', { level: 1, name: /Documents/ }).waitFor();
+  await page.locator('#api-ocr-title').getByText('Enabled').waitFor();
+  await page.getByRole('link', { name: 'OCR playground' }).click();
+  await page.getByRole('heading', { level: 1, name: 'OCR playground' }).waitFor();
+
+  await page.locator('#pg-file').setInputFiles(pdfFile);
+  t.assert.match(await recognisedText(page), /Morning\s*Harbour/i);
+  const picker = page.getByLabel('Page', { exact: true });
+  t.assert.deepEqual(await picker.locator('option').allTextContents(), ['1 of 2', '2 of 2']);
+  // Page 1 is a 612×792 pt sheet; its boxes (normalizedVertices × page size) are inside it.
+  t.assert.equal(await page.locator('.stage-overlay').getAttribute('viewBox'), '0 0 612 792');
+  const inside = async () => page.locator('.stage-overlay polygon').evaluateAll((polys) => {
+    const svg = polys[0]?.closest('svg');
+    const [, , w, h] = (svg?.getAttribute('viewBox') ?? '0 0 0 0').split(' ').map(Number);
+    const points = polys.flatMap((p) => (p.getAttribute('points') ?? '').split(' ').map((xy) => xy.split(',').map(Number)));
+    return polys.length >= 2 && points.every(([x, y]) => x >= 0 && y >= 0 && x <= w + 1 && y <= h + 1);
+  });
+  t.assert.ok(await inside(), 'page 1 boxes are drawn within the page');
+
+  await picker.selectOption('2');
+  await page.locator('.stage-overlay[viewBox="0 0 792 612"]').waitFor({ timeout: 120_000 });
+  await page.getByRole('status').filter({ hasText: /Found \d+ words?/ }).waitFor({ timeout: 120_000 });
+  const second = await recognisedText(page);
+  t.assert.match(second, /Evening\s*Lantern/i);
+  t.assert.doesNotMatch(second, /Morning/i);
+  t.assert.equal(await page.locator('.stage-overlay').getAttribute('viewBox'), '0 0 792 612');
+  t.assert.ok(await inside(), 'page 2 boxes are drawn within the page');
+  await page.getByRole('tab', { name: 'JSON response' }).click();
+  const json = JSON.parse((await page.getByLabel('Raw JSON response').textContent()) ?? '{}');
+  t.assert.equal(json.responses[0].totalPages, 2);
+  t.assert.equal(json.responses[0].responses[0].context.pageNumber, 2);
+  await page.getByRole('tab', { name: 'curl' }).click();
+  const curl = await page.getByLabel('curl command').textContent();
+  t.assert.ok(curl?.includes('/api/vision/v1/files:annotate') && curl.includes('"mimeType":"application/pdf"') && curl.includes('"pages":[2]'), curl ?? '');
+
+  t.assert.deepEqual(calls.filter((c) => c.includes(':annotate')), ['/api/projects/documents/ocr:annotateFiles', '/api/projects/documents/ocr:annotateFiles']);
+
+  // A multi-page TIFF goes the same way; a new file starts again at page 1.
+  const tiffFile = path.join(dir, 'frames.tiff');
+  fs.writeFileSync(tiffFile, await multiPageTiff([['Copper Kettle'], ['Silver Spoon']]));
+  await page.getByRole('tab', { name: 'Text' }).click();
+  await page.locator('#pg-file').setInputFiles(tiffFile);
+  await picker.locator('option', { hasText: '1 of 2' }).waitFor({ state: 'attached', timeout: 120_000 });
+  await page.waitForFunction(() => /Copper/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, { timeout: 120_000 });
+  t.assert.equal(await picker.inputValue(), '1');
+  await picker.selectOption('2');
+  await page.waitForFunction(() => /Silver/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, { timeout: 120_000 });
+  t.assert.ok(await inside(), 'TIFF page boxes are drawn within the page');
   t.assert.deepEqual(problems, []);
 });

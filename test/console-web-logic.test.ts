@@ -2,6 +2,7 @@ import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import { boxesOf, fullTextOf, localeOf, polyPoints } from '../console/src/playground/vision-boxes.ts';
 import { annotateRequest, curlCommand, parseLanguageHints } from '../console/src/playground/annotate-request.ts';
+import { annotateFileRequest, blankPageUrl, documentMimeType, pageInPixels } from '../console/src/playground/document-file.ts';
 import { daysBetween, niceScale, toSeries } from '../console/src/usage/usage-series.ts';
 import { projectIdProblem, suggestProjectId, PROJECT_ID_RE } from '../console/src/screens/project-id.ts';
 import { buildCreateKeyBody, formOf, looksLikeIpOrCidr, restrictionProblems } from '../console/src/screens/create-key-body.ts';
@@ -173,4 +174,30 @@ test('audit filter: by resource type and by text in any column, case-insensitive
   t.assert.deepEqual(filterAudit(all, 'api_key', '').map((x: { auditId: string }) => x.auditId), ['2', '3']);
   t.assert.deepEqual(filterAudit(all, '', 'RESTRICTIONS').map((x: { auditId: string }) => x.auditId), ['2']);
   t.assert.deepEqual(filterAudit(all, 'project', 'update'), []);
+});
+
+test('file pages: PDF/TIFF/GIF go to files:annotate one page at a time; normalized boxes scaled to the page; curl names the page', (t: TestContext) => {
+  t.assert.equal(documentMimeType({ name: 'a.pdf', type: 'application/pdf' }), 'application/pdf');
+  t.assert.equal(documentMimeType({ name: 'scan.TIF', type: '' }), 'image/tiff');
+  t.assert.equal(documentMimeType({ name: 'x.gif', type: 'image/gif' }), 'image/gif');
+  t.assert.equal(documentMimeType({ name: 'x.png', type: 'image/png' }), undefined);
+  t.assert.equal(documentMimeType({ name: 'x.pdf', type: 'text/plain' }), undefined, 'a declared type wins over the extension');
+  t.assert.deepEqual(annotateFileRequest('AAAA', 'application/pdf', 3, { type: 'TEXT_DETECTION', languageHints: ['en'] }), {
+    requests: [{ inputConfig: { content: 'AAAA', mimeType: 'application/pdf' }, features: [{ type: 'TEXT_DETECTION' }], pages: [3], imageContext: { languageHints: ['en'] } }],
+  });
+  const page = pageInPixels({
+    fullTextAnnotation: {
+      text: 'Hi',
+      pages: [{ width: 600, height: 800, blocks: [{ boundingBox: { normalizedVertices: [{ x: 0.1 }, { x: 0.5 }, { x: 0.5, y: 0.5 }, { y: 0.5 }] } as never, paragraphs: [] }] }],
+    },
+  });
+  t.assert.deepEqual([page.width, page.height], [600, 800]);
+  t.assert.equal(polyPoints(page.response.fullTextAnnotation?.pages?.[0]?.blocks?.[0]?.boundingBox), '60,0 300,0 300,400 0,400');
+  t.assert.equal(fullTextOf(page.response), 'Hi');
+  t.assert.match(decodeURIComponent(blankPageUrl(600.4, 800)), /width="600" height="800"/);
+
+  const curl = curlCommand('http://x', 'doc.pdf', { type: 'TEXT_DETECTION', languageHints: [] }, { mimeType: 'application/pdf', page: 2 });
+  t.assert.ok(curl.includes("/api/vision/v1/files:annotate'") && curl.includes('"mimeType":"application/pdf"') && curl.includes('"pages":[2]'));
+  const hostile = curlCommand('http://x', 'doc.pdf', { type: 'TEXT_DETECTION', languageHints: [] }, { mimeType: '$(id)', page: 2 });
+  t.assert.ok(!hostile.includes('$(id)') && hostile.includes('images:annotate'), 'only known MIME types reach the heredoc');
 });

@@ -23,6 +23,7 @@ const PAYLOADS: Record<string, unknown> = {
   'PATCH /api/projects/:project/oauth-clients/:clientId': { clientName: 'renamed' },
   'POST /api/projects/:project/oauth-clients/:clientId/secrets': {},
   'POST /api/projects/:project/ocr::annotate': { requests: [{ image: { content: 'AAAA' }, features: [{ type: 'LABEL_DETECTION' }] }] },
+  'POST /api/projects/:project/ocr::annotateFiles': { requests: [{ inputConfig: { content: 'AAAA', mimeType: 'text/plain' }, features: [{ type: 'TEXT_DETECTION' }] }] },
 };
 
 test('every registered route is classified by the credential it takes', async (t: TestContext) => {

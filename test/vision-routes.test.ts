@@ -242,10 +242,18 @@ for (const dialect of DIALECTS) {
   test(`[${dialect}] playground route: answers the owner, SERVICE_DISABLED once the api is disabled`, async (t: TestContext) => {
     const f = await fixture(t, dialect);
     const body = { requests: [LABELS_ONLY] };
+    // files:annotate's per-file error (no rendering): the playground's file route answers like the key route.
+    const fileBody = { requests: [{ inputConfig: { content: 'AAAA', mimeType: 'text/plain' }, features: [{ type: 'TEXT_DETECTION' }] }] };
     const ok = await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotate`, headers: f.owner.headers, payload: body });
     t.assert.equal(ok.statusCode, 200, ok.body);
     t.assert.equal(ok.json().responses[0].error.code, 12);
+    const file = await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotateFiles`, headers: f.owner.headers, payload: fileBody });
+    t.assert.equal(file.statusCode, 200, file.body);
+    t.assert.equal(file.json().responses[0].error.code, 3);
+    t.assert.match(file.json().responses[0].error.message, /mimeType/);
+    assertError(t, await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotateFiles`, headers: f.owner.headers, payload: { requests: [] } }), 400);
     await f.app.inject({ method: 'DELETE', url: `/api/projects/${f.projectId}/apis/ocr`, headers: f.owner.headers });
     assertError(t, await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotate`, headers: f.owner.headers, payload: body }), 403, 'SERVICE_DISABLED');
+    assertError(t, await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotateFiles`, headers: f.owner.headers, payload: fileBody }), 403, 'SERVICE_DISABLED');
   });
 }

@@ -30,19 +30,27 @@ function shellQuote(s: string): string {
 /**
  * A curl command for the same request against the public endpoint, with the key as the
  * `$LEGIBLE_API_KEY` placeholder (never the account token or a pasted key) and the image read and
- * base64-encoded by the shell from `fileName` (portable `base64 | tr`, not GNU-only `-w0`).
+ * base64-encoded by the shell from `fileName` (portable `base64 | tr`, not GNU-only `-w0`). With
+ * `document` (a PDF/TIFF/GIF page) the request is `files:annotate` for that page.
  */
-export function curlCommand(origin: string, fileName: string, options: AnnotateOptions): string {
+export function curlCommand(origin: string, fileName: string, options: AnnotateOptions, document?: { mimeType: string; page: number }): string {
   // The heredoc is unquoted (so `$(base64 …)` runs): only tag characters may reach it.
   const tags = options.languageHints.filter((h) => /^[A-Za-z0-9-]{1,35}$/.test(h));
   const hints = tags.length ? `,"imageContext":{"languageHints":${JSON.stringify(tags)}}` : '';
   const safeName = fileName.replace(/[\r\n]/g, '') || 'image.jpg';
+  const content = `"$(base64 < ${shellQuote(safeName)} | tr -d '\\n')"`;
+  const features = `"features":[{"type":"${options.type}"}]`;
+  // Only the known MIME types and an integer page reach the unquoted heredoc.
+  const mimeType = ['application/pdf', 'image/tiff', 'image/gif'].find((m) => m === document?.mimeType);
+  const json = document && mimeType
+    ? `{"requests":[{"inputConfig":{"content":${content},"mimeType":"${mimeType}"},${features},"pages":[${Math.trunc(document.page)}]${hints}}]}`
+    : `{"requests":[{"image":{"content":${content}},${features}${hints}}]}`;
   return [
-    `curl -sS -X POST '${origin}/api/vision/v1/images:annotate' \\`,
+    `curl -sS -X POST '${origin}/api/vision/v1/${mimeType ? 'files' : 'images'}:annotate' \\`,
     `  -H "Authorization: Bearer $LEGIBLE_API_KEY" \\`,
     `  -H 'Content-Type: application/json' \\`,
     `  --data-binary @- <<EOF`,
-    `{"requests":[{"image":{"content":"$(base64 < ${shellQuote(safeName)} | tr -d '\\n')"},"features":[{"type":"${options.type}"}]${hints}}]}`,
+    json,
     `EOF`,
   ].join('\n');
 }

@@ -10,7 +10,11 @@ import type { BatchAnnotateImagesResponse } from './vision-types.ts';
 
 export interface RunResult {
   response: BatchAnnotateImagesResponse;
+  /** The server's answer as sent, when `response` was adapted for drawing (file pages). */
+  raw?: unknown;
   elapsedMs: number;
+  /** Set for a PDF/TIFF/GIF page read through files:annotate. */
+  document?: { mimeType: string; page: number };
   options: AnnotateOptions;
   fileName: string;
   via: 'account' | 'key';
@@ -36,8 +40,8 @@ export function PlaygroundResults(props: { imageUrl: string; fileName: string; r
   const text = fullTextOf(first);
   const locale = localeOf(first);
   const words = boxes.filter((b) => b.level === 'word').length;
-  const json = useMemo(() => (run ? JSON.stringify(run.response, null, 2) : ''), [run]);
-  const curl = run ? curlCommand(window.location.origin, run.fileName, run.options) : '';
+  const json = useMemo(() => (run ? JSON.stringify(run.raw ?? run.response, null, 2) : ''), [run]);
+  const curl = run ? curlCommand(window.location.origin, run.fileName, run.options, run.document) : '';
   const imageError = first?.error?.message;
 
   const summary = props.running

@@ -8,6 +8,7 @@ import { useResource } from '../use-resource.ts';
 import { Banner, EmptyState, ErrorBanner, SkeletonRows, Spinner } from '../ui/feedback.tsx';
 import { Icon } from '../ui/icons.tsx';
 import { annotateRequest, parseLanguageHints } from './annotate-request.ts';
+import { annotateFileRequest, blankPageUrl, documentMimeType, pageInPixels, type FilePageResponse } from './document-file.ts';
 import { loadOcrProjects, pickProject } from './use-ocr-projects.ts';
 import { formatBytes, MAX_PLAYGROUND_IMAGE_BYTES, readAsBase64 } from './read-image-file.ts';
 import { PlaygroundResults, type RunResult } from './playground-results.tsx';
@@ -35,18 +36,38 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
   const [error, setError] = useState<Error>();
   const [dragging, setDragging] = useState(false);
   const [enabling, setEnabling] = useState(false);
+  // A PDF, TIFF or GIF goes to files:annotate one page at a time; totalPages comes from the first answer.
+  const [page, setPage] = useState(1);
+  const [totalPages, setTotalPages] = useState<number>();
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (projects.data && !projects.data.some((p) => p.projectId === projectId)) setProjectId(pickProject(projects.data, wanted));
   }, [projects.data, wanted]);
 
-  useEffect(() => () => { if (imageUrl) URL.revokeObjectURL(imageUrl); }, [imageUrl]);
+  useEffect(() => () => { if (imageUrl?.startsWith('blob:')) URL.revokeObjectURL(imageUrl); }, [imageUrl]);
 
   const project = projects.data?.find((p) => p.projectId === projectId);
   const canRun = credential === 'key' ? apiKey.trim() !== '' : Boolean(project?.ocrEnabled);
 
-  const execute = async (image: File | undefined = file) => {
+  const executeDocument = async (document: File, mimeType: string, pageNumber: number, options: { type: DetectionType; languageHints: string[] }) => {
+    const body = annotateFileRequest(await readAsBase64(document), mimeType, pageNumber, options);
+    const started = performance.now();
+    const answer =
+      credential === 'key'
+        ? await createApiClient(apiKey.trim()).post<FilePageResponse>('/api/vision/v1/files:annotate', body)
+        : await api.post<FilePageResponse>(`${apiPath`/api/projects/${projectId!}`}/ocr:annotateFiles`, body);
+    const elapsedMs = performance.now() - started;
+    const fileResponse = answer.responses?.[0];
+    if (fileResponse?.totalPages) setTotalPages(fileResponse.totalPages);
+    const pageResponse = fileResponse?.responses?.[0];
+    const shown = pageResponse ? pageInPixels(pageResponse) : undefined;
+    setImageUrl(blankPageUrl(shown?.width ?? 612, shown?.height ?? 792));
+    const response = { responses: [shown?.response ?? { error: fileResponse?.error ?? { message: 'No page in the answer.' } }] };
+    setRun({ response, raw: answer, elapsedMs, options, fileName: document.name, document: { mimeType, page: pageNumber }, via: credential });
+  };
+
+  const execute = async (image: File | undefined = file, pageNumber: number = page) => {
     if (!image) return;
     setError(undefined);
     if (image.size > MAX_PLAYGROUND_IMAGE_BYTES) {
@@ -57,6 +78,11 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
     setRunning(true);
     const options = { type, languageHints: parseLanguageHints(hints) };
     try {
+      const mimeType = documentMimeType(image);
+      if (mimeType) {
+        await executeDocument(image, mimeType, pageNumber, options);
+        return;
+      }
       const body = annotateRequest(await readAsBase64(image), options);
       const started = performance.now();
       const response =
@@ -74,14 +100,18 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
 
   const choose = (chosen: File | undefined) => {
     if (!chosen) return;
-    if (chosen.type && !chosen.type.startsWith('image/')) {
-      setError(new Error(`“${chosen.name}” is not an image (${chosen.type}). Use JPEG, PNG, WebP, GIF, BMP or TIFF.`));
+    const mimeType = documentMimeType(chosen);
+    if (!mimeType && chosen.type && !chosen.type.startsWith('image/')) {
+      setError(new Error(`“${chosen.name}” is not an image or PDF (${chosen.type}). Use JPEG, PNG, WebP, GIF, BMP, TIFF or PDF.`));
       return;
     }
     setFile(chosen);
     setRun(undefined);
-    setImageUrl(URL.createObjectURL(chosen));
-    void execute(chosen);
+    setPage(1);
+    setTotalPages(undefined);
+    // Documents show a blank sheet of the page's size once the first page is read (document-file.ts).
+    setImageUrl(mimeType ? blankPageUrl(612, 792) : URL.createObjectURL(chosen));
+    void execute(chosen, 1);
   };
 
   const enableOcr = async () => {
@@ -191,20 +221,29 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
               onDrop={(e) => { e.preventDefault(); setDragging(false); choose(e.dataTransfer?.files[0]); }}
             >
               <Icon name="upload" size={22} />
-              <p><strong>Drop an image here</strong> or</p>
+              <p><strong>Drop an image or PDF here</strong> or</p>
               <label class="btn btn-secondary btn-sm file-button">
                 Choose a file
                 <input
                   ref={fileInput}
                   id="pg-file"
                   type="file"
-                  accept="image/jpeg,image/png,image/webp,image/gif,image/bmp,image/tiff,image/*"
+                  accept="image/jpeg,image/png,image/webp,image/gif,image/bmp,image/tiff,image/*,application/pdf,.pdf"
                   class="sr-only"
                   onChange={(e) => { choose(e.currentTarget.files?.[0]); e.currentTarget.value = ''; }}
                 />
               </label>
-              <p class="field-hint">JPEG, PNG, WebP, GIF, BMP or TIFF · up to {formatBytes(MAX_PLAYGROUND_IMAGE_BYTES)}</p>
+              <p class="field-hint">JPEG, PNG, WebP, GIF, BMP, TIFF or PDF (pages) · up to {formatBytes(MAX_PLAYGROUND_IMAGE_BYTES)}</p>
             </div>
+            {file && totalPages !== undefined && (
+              <div class="field">
+                <label for="pg-page">Page</label>
+                <select id="pg-page" value={String(page)} disabled={running} onChange={(e) => { const next = Number(e.currentTarget.value); setPage(next); void execute(file, next); }}>
+                  {Array.from({ length: totalPages }, (_, i) => <option key={i + 1} value={String(i + 1)}>{i + 1} of {totalPages}</option>)}
+                </select>
+                <p class="field-hint">Each page is read on demand with <code>files:annotate</code>; boxes are drawn on a blank sheet of the page's size.</p>
+              </div>
+            )}
             {file && (
               <button type="submit" class="btn btn-primary btn-block" disabled={running || !canRun}>
                 {running ? <Spinner label="Reading text" /> : <Icon name="scan" />} {running ? 'Reading…' : 'Run again'}
