@@ -1,49 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
-import sharp from 'sharp';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/legible.js');
-
-function legible(args: string[], stdin?: Buffer | 'inherit'): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(['ocr', ...args], stdin);
-}
-
-/** The real CLI process (`bin/legible.js`), optionally fed on standard input. */
-function run(args: string[], stdin?: Buffer | 'inherit'): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    if (Buffer.isBuffer(stdin)) child.stdin.end(stdin);
-    else child.stdin.end();
-    child.stdin.on('error', () => {}); // the CLI may stop reading an oversized input early
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-/** A real rendered line of text (DejaVu through librsvg), so the engine has something to read. */
-async function textImage(file: string, text: string): Promise<void> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="120"><rect width="100%" height="100%" fill="white"/>
-    <text x="20" y="78" font-family="DejaVu Sans, sans-serif" font-size="52" fill="black">${text}</text></svg>`;
-  await sharp(Buffer.from(svg)).png().toFile(file);
-}
-
-async function tempDir(t: TestContext): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'legible-ocr-cli-'));
-  t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+import { legibleOcr, tempDir, textImage } from '../../test/helpers/cli-process.ts';
+import { test } from 'node:test';
 
 test('one image: prints its text, exit 0', async (t) => {
   const dir = await tempDir(t);
   await textImage(path.join(dir, 'hello.png'), 'HELLO');
-  const r = await legible([path.join(dir, 'hello.png')]);
+  const r = await legibleOcr([path.join(dir, 'hello.png')]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /HELLO/);
   assert.doesNotMatch(r.stdout, /==/);
@@ -55,7 +20,7 @@ test('a folder, recursively: image files only, a header per file in name order, 
   await textImage(path.join(dir, 'a.png'), 'FIRST');
   await textImage(path.join(dir, 'nested', 'b.png'), 'SECOND');
   await fs.writeFile(path.join(dir, 'notes.txt'), 'not an image');
-  const r = await legible(['--document', '--concurrency', '1', dir]);
+  const r = await legibleOcr(['--document', '--concurrency', '1', dir]);
   assert.equal(r.code, 0, r.stderr);
   const headers = [...r.stdout.matchAll(/^== (.*) ==$/gm)].map((m) => m[1]);
   assert.deepEqual(headers, [path.join(dir, 'a.png'), path.join(dir, 'nested', 'b.png')]);
@@ -76,7 +41,7 @@ test('JSON lines; missing, empty, corrupt, random, FIFO and oversized files are 
   await fs.truncate(huge, 21 * 2 ** 20); // sparse: refused from its size, never read
   const fifo = path.join(dir, 'fifo.png');
   await new Promise<void>((resolve, reject) => spawn('mkfifo', [fifo]).on('close', (c) => (c === 0 ? resolve() : reject(new Error('mkfifo')))));
-  const r = await legible(['--json', path.join(dir, 'ok.png'), missing, path.join(dir, 'empty.png'), path.join(dir, 'truncated.png'), path.join(dir, 'random.jpg'), fifo, huge]);
+  const r = await legibleOcr(['--json', path.join(dir, 'ok.png'), missing, path.join(dir, 'empty.png'), path.join(dir, 'truncated.png'), path.join(dir, 'random.jpg'), fifo, huge]);
   assert.equal(r.code, 1, r.stderr);
   const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(lines.map((l) => path.basename(l.file)), ['ok.png', 'missing.png', 'empty.png', 'truncated.png', 'random.jpg', 'fifo.png', 'huge.png']);
@@ -92,7 +57,7 @@ test('JSON lines; missing, empty, corrupt, random, FIFO and oversized files are 
 
 test('bad arguments exit 2 before any image is read', async () => {
   const cases = [[], ['--concurrency', 'abc', 'x.png'], ['--concurrency', '0', 'x.png'], ['--lang', 'xx', 'x.png'], ['--lang', ',', 'x.png'], ['--bogus', 'x.png']];
-  const results = await Promise.all(cases.map((args) => legible(args)));
+  const results = await Promise.all(cases.map((args) => legibleOcr(args)));
   for (const [i, args] of cases.entries()) {
     const r = results[i];
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -104,7 +69,7 @@ test('bad arguments exit 2 before any image is read', async () => {
 test('a folder without images: a clear message, exit 1', async (t) => {
   const dir = await tempDir(t);
   await fs.writeFile(path.join(dir, 'readme.md'), '# nothing');
-  const r = await legible([dir]);
+  const r = await legibleOcr([dir]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /no image files/);
 });
@@ -113,13 +78,13 @@ test('a PDF: text per page with a `--- page N ---` line; --json gives one line p
   const dir = await tempDir(t);
   const { makePdf, hugePagePdf } = await import('../../test/helpers/document-fixtures.ts');
   await fs.writeFile(path.join(dir, 'doc.pdf'), await makePdf([{ kind: 'text', lines: ['ALPHA PAGE'] }, { kind: 'scan', lines: ['BRAVO PAGE'] }]));
-  const r = await legible([path.join(dir, 'doc.pdf')]);
+  const r = await legibleOcr([path.join(dir, 'doc.pdf')]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^--- page 1 ---\nALPHA PAGE\n--- page 2 ---\nBRAVO PAGE/);
-  const j = await legible(['--json', path.join(dir, 'doc.pdf')]);
+  const j = await legibleOcr(['--json', path.join(dir, 'doc.pdf')]);
   assert.deepEqual(j.stdout.trim().split('\n').map((l) => JSON.parse(l).page), [1, 2]);
   await fs.writeFile(path.join(dir, 'huge.pdf'), hugePagePdf());
-  const h = await legible([path.join(dir, 'huge.pdf')]);
+  const h = await legibleOcr([path.join(dir, 'huge.pdf')]);
   assert.equal(h.code, 1);
   assert.match(h.stderr, /200000 × 200000 pt/);
 });

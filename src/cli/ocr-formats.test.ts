@@ -1,50 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { legibleOcr, tempDir, textImage } from '../../test/helpers/cli-process.ts';
+import { test } from 'node:test';
 import sharp from 'sharp';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/legible.js');
-
-function legible(args: string[], stdin?: Buffer | 'inherit'): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(['ocr', ...args], stdin);
-}
-
-/** The real CLI process (`bin/legible.js`), optionally fed on standard input. */
-function run(args: string[], stdin?: Buffer | 'inherit'): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    if (Buffer.isBuffer(stdin)) child.stdin.end(stdin);
-    else child.stdin.end();
-    child.stdin.on('error', () => {}); // the CLI may stop reading an oversized input early
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-/** A real rendered line of text (DejaVu through librsvg), so the engine has something to read. */
-async function textImage(file: string, text: string): Promise<void> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="120"><rect width="100%" height="100%" fill="white"/>
-    <text x="20" y="78" font-family="DejaVu Sans, sans-serif" font-size="52" fill="black">${text}</text></svg>`;
-  await sharp(Buffer.from(svg)).png().toFile(file);
-}
-
-async function tempDir(t: TestContext): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'legible-ocr-cli-'));
-  t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 test('stdin (-), Tesseract language codes, --format vision: the server\'s AnnotateImageResponse', async (t) => {
   const dir = await tempDir(t);
   await textImage(path.join(dir, 'hello.png'), 'HELLO');
   const png = await fs.readFile(path.join(dir, 'hello.png'));
-  const r = await legible(['-l', 'eng', '--format', 'vision', '-'], png);
+  const r = await legibleOcr(['-l', 'eng', '--format', 'vision', '-'], png);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 1);
@@ -66,7 +31,7 @@ test('--format tsv and hocr follow Tesseract; several files, one bad: vision ent
   await fs.writeFile(path.join(dir, 'bad.png'), 'not an image');
   const files = [path.join(dir, 'a&b <"1">.png'), path.join(dir, 'bad.png')];
 
-  const tsv = await legible(['--document', '-f', 'tsv', ...files]);
+  const tsv = await legibleOcr(['--document', '-f', 'tsv', ...files]);
   assert.equal(tsv.code, 1, 'one file failed');
   const rows = tsv.stdout.trim().split('\n').map((l) => l.split('\t'));
   assert.deepEqual(rows[0], ['level', 'page_num', 'block_num', 'par_num', 'line_num', 'word_num', 'left', 'top', 'width', 'height', 'conf', 'text']);
@@ -77,7 +42,7 @@ test('--format tsv and hocr follow Tesseract; several files, one bad: vision ent
   for (const w of words) assert.ok(Number(w[10]) > 50 && Number(w[10]) <= 100 && Number(w[8]) > 0 && Number(w[9]) > 0, w.join(' '));
   assert.match(tsv.stderr, /error: .*bad\.png/);
 
-  const hocr = await legible(['--document', '-f', 'hocr', ...files]);
+  const hocr = await legibleOcr(['--document', '-f', 'hocr', ...files]);
   assert.equal(hocr.code, 1);
   assert.match(hocr.stdout, /^<\?xml version="1.0" encoding="UTF-8"\?>/);
   assert.match(hocr.stdout, /<\/body>\n<\/html>\n$/);
@@ -86,7 +51,7 @@ test('--format tsv and hocr follow Tesseract; several files, one bad: vision ent
   assert.equal((hocr.stdout.match(/<div/g) ?? []).length, (hocr.stdout.match(/<\/div>/g) ?? []).length);
   assert.equal((hocr.stdout.match(/<span/g) ?? []).length, (hocr.stdout.match(/<\/span>/g) ?? []).length);
 
-  const vision = await legible(['-f', 'vision', ...files]);
+  const vision = await legibleOcr(['-f', 'vision', ...files]);
   assert.equal(vision.code, 1);
   const [ok, bad] = vision.stdout.trim().split('\n').map((l) => JSON.parse(l).responses[0]);
   assert.equal(ok.context.uri, files[0]);
@@ -97,16 +62,16 @@ test('--format tsv and hocr follow Tesseract; several files, one bad: vision ent
 test('an image without text: exit 0, a warning and a --lang hint on stderr; oversized or empty stdin fails', async (t) => {
   const dir = await tempDir(t);
   await sharp({ create: { width: 320, height: 200, channels: 3, background: '#ffffff' } }).png().toFile(path.join(dir, 'blank.png'));
-  const r = await legible([path.join(dir, 'blank.png')]);
+  const r = await legibleOcr([path.join(dir, 'blank.png')]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /warning: .*blank\.png: no text found/);
   assert.match(r.stderr, /--lang ara/);
 
-  const huge = await legible(['-f', 'json', '-'], Buffer.alloc(21 * 2 ** 20));
+  const huge = await legibleOcr(['-f', 'json', '-'], Buffer.alloc(21 * 2 ** 20));
   assert.equal(huge.code, 1);
   assert.equal(JSON.parse(huge.stdout).code, 'IMAGE_TOO_LARGE');
-  const empty = await legible(['-'], Buffer.alloc(0));
+  const empty = await legibleOcr(['-'], Buffer.alloc(0));
   assert.equal(empty.code, 1);
   assert.match(empty.stderr, /error: -: /);
 });
