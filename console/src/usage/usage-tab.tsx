@@ -104,7 +104,7 @@ function LatencyStats({ total }: { total?: UsageTotal }): JSX.Element {
       <div class="stat"><span class="stat-label">Latency p95</span><span class="stat-value">{formatLatency(latency?.p95Ms)}</span></div>
       <div class="stat"><span class="stat-label">Latency p99</span><span class="stat-value">{formatLatency(latency?.p99Ms)}</span></div>
       <div class="stat">
-        <span class="stat-label">Timed requests</span>
+        <span class="stat-label" title="Successful requests that read images">Latency samples</span>
         <span class="stat-value">{formatNumber(latency?.samples ?? 0)}</span>
       </div>
     </div>
