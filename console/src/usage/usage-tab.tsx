@@ -69,6 +69,7 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
               </div>
             </div>
             <LatencyStats total={usage.data?.totals.get(s.api)} />
+            <KeyBreakdown api={s.api} total={usage.data?.totals.get(s.api)} />
             <div class="card chart-card chart-wide">
               <BarChart title="Requests" width={960} height={220} days={s.days} layers={[
                 { label: 'Succeeded', tone: 'fill-ok', values: s.ok },
@@ -87,7 +88,6 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
                 ]} />
               </div>
             </div>
-            <KeyBreakdown api={s.api} total={usage.data?.totals.get(s.api)} />
           </section>
         ))
       )}
