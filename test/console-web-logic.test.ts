@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { boxesOf, fullTextOf, localeOf, polyPoints } from '../console/src/playground/vision-boxes.ts';
 import { annotateRequest, curlCommand, parseLanguageHints } from '../console/src/playground/annotate-request.ts';
 import { annotateFileRequest, blankPageUrl, documentMimeType, pageInPixels } from '../console/src/playground/document-file.ts';
-import { daysBetween, niceScale, toSeries } from '../console/src/usage/usage-series.ts';
+import { daysBetween, formatLatency, niceScale, toSeries, usageKeyLabel } from '../console/src/usage/usage-series.ts';
 import { projectIdProblem, suggestProjectId, PROJECT_ID_RE } from '../console/src/screens/project-id.ts';
 import { buildCreateKeyBody, formOf, looksLikeIpOrCidr, restrictionProblems } from '../console/src/screens/create-key-body.ts';
 import * as serverRules from '../src/api-keys/key-restriction-formats.ts';
@@ -85,6 +85,22 @@ test('usage series: dense days, outcomes split, totals; nice axis scales', (t: T
   t.assert.deepEqual([ocr.api, ocr.ok, ocr.clientErrors, ocr.serverErrors, ocr.images], ['ocr', [5, 0], [2, 0], [0, 1], [9, 1]]);
   t.assert.deepEqual(ocr.totals, { requests: 8, images: 10, errors: 3 });
   t.assert.deepEqual([nav.api, nav.totals.requests, nav.ok], ['navigation', 0, [0, 0]]);
+
+  // Entries split by key add up into the same daily series.
+  const byKey = toSeries(
+    [
+      { date: '2024-03-01', api: 'ocr', key: 'k-a', outcome: 'ok', requests: 2, images: 2 },
+      { date: '2024-03-01', api: 'ocr', key: 'console', outcome: 'ok', requests: 3, images: 5 },
+    ],
+    '2024-03-01',
+    '2024-03-01',
+  );
+  t.assert.deepEqual([byKey[0].ok, byKey[0].images], [[5], [7]]);
+  t.assert.deepEqual(
+    [{ key: 'k-a', displayName: 'Backend' }, { key: 'k-b', displayName: '' }, { key: 'console' }, { key: 'none' }].map(usageKeyLabel),
+    ['Backend', 'k-b', 'Console playground', 'No API key'],
+  );
+  t.assert.deepEqual([undefined, 4, 999.6, 1000, 1234, 9_960, 12_345].map(formatLatency), ['—', '4 ms', '1.0 s', '1.0 s', '1.2 s', '10 s', '12 s']);
 
   t.assert.deepEqual(niceScale(0), { max: 4, ticks: [0, 1, 2, 3, 4] });
   t.assert.deepEqual(niceScale(2).ticks, [0, 1, 2]);

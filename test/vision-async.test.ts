@@ -35,7 +35,7 @@ test('asyncBatchAnnotateFiles and images:asyncBatchAnnotate with Google\'s clien
     OPERATION_POLL_MS: '100',
   });
   const owner = await createTestAccount(database, 'acme');
-  const { keyString } = await setupProject(app, owner, 'async-project', { apis: ['ocr'], key: {} });
+  const { keyId, keyString } = await setupProject(app, owner, 'async-project', { apis: ['ocr'], key: {} });
   const other = await setupProject(app, owner, 'stranger-project', { apis: ['ocr'], key: {} });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
@@ -108,8 +108,9 @@ test('asyncBatchAnnotateFiles and images:asyncBatchAnnotate with Google\'s clien
     t.assert.deepEqual(consoleList.json().operations.map((o: any) => [o.name, o.kind, o.metadata.pagesDone, o.metadata.totalPages]), [[op.name, 'files', 12, 12]]);
     const audit = await database.db.selectFrom('audit_log').select(['action', 'resource_id']).where('resource_id', '=', id).execute();
     t.assert.deepEqual(audit.map((a) => a.action), ['operation.create']);
-    const usage = await database.db.selectFrom('usage_counters').select(['images']).where('project_id', '=', 'async-project').execute();
+    const usage = await database.db.selectFrom('usage_counters').select(['images', 'key_id']).where('project_id', '=', 'async-project').execute();
     t.assert.ok(usage.reduce((n, u) => n + Number(u.images), 0) >= 12, 'the pages are counted in usage');
+    t.assert.deepEqual([...new Set(usage.map((u) => u.key_id))], [keyId], 'to the key that started the job');
   });
 
   await t.test('images:asyncBatchAnnotate: 3 images, batchSize 2 → 2 output files of BatchAnnotateImagesResponse', async (t: TestContext) => {

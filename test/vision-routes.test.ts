@@ -218,14 +218,18 @@ for (const dialect of DIALECTS) {
     const today = new Date().toISOString().slice(0, 10);
     const res = await f.app.inject({ method: 'GET', url: `/api/projects/${f.projectId}/usage?from=${today}&to=${today}`, headers: f.owner.headers });
     t.assert.equal(res.statusCode, 200, res.body);
-    t.assert.deepEqual(res.json(), {
-      from: today,
-      to: today,
-      usage: [
-        { date: today, api: 'ocr', outcome: 'client_error', requests: 1, images: 1 },
-        { date: today, api: 'ocr', outcome: 'ok', requests: 2, images: 4 },
-      ],
-    });
+    const { usage, totals, ...range } = res.json();
+    t.assert.deepEqual(range, { from: today, to: today });
+    // Each request read images, so each has a latency sample (its value depends on this machine).
+    t.assert.deepEqual(usage.map(({ latency, ...entry }: any) => ({ ...entry, samples: latency.samples })), [
+      { date: today, api: 'ocr', outcome: 'client_error', requests: 1, images: 1, samples: 1 },
+      { date: today, api: 'ocr', outcome: 'ok', requests: 2, images: 4, samples: 2 },
+    ]);
+    t.assert.deepEqual(totals.map(({ latency, ...total }: any) => ({ ...total, samples: latency.samples })), [
+      { api: 'ocr', requests: 3, images: 5, errors: 1, samples: 2 },
+    ]);
+    const p = totals[0].latency;
+    t.assert.ok(p.p50Ms >= 0 && p.p50Ms <= p.p95Ms && p.p95Ms <= p.p99Ms, JSON.stringify(p));
     const defaults = await f.app.inject({ method: 'GET', url: `/api/projects/${f.projectId}/usage`, headers: f.owner.headers });
     t.assert.equal(defaults.json().usage.length, 2);
     t.assert.equal(defaults.json().to, today);
@@ -233,9 +237,53 @@ for (const dialect of DIALECTS) {
     t.assert.deepEqual(past.json().usage, []);
 
     assertError(t, await f.app.inject({ method: 'GET', url: `/api/projects/${f.projectId}/usage`, headers: f.stranger.headers }), 404, 'NOT_FOUND');
-    for (const query of ['from=2024-13-01', 'from=yesterday', 'from=2024-02-30', 'from=2024-03-01&to=2024-02-01', 'from=2020-01-01&to=2024-01-01', 'x=1']) {
+    for (const query of ['from=2024-13-01', 'from=yesterday', 'from=2024-02-30', 'from=2024-03-01&to=2024-02-01', 'from=2020-01-01&to=2024-01-01', 'x=1', 'groupBy=api', 'groupBy=']) {
       assertError(t, await f.app.inject({ method: 'GET', url: `/api/projects/${f.projectId}/usage?${query}`, headers: f.owner.headers }), 400);
     }
+  });
+
+  test(`[${dialect}] usage by key: each key, the console playground, a revoked key keeps its name`, async (t: TestContext) => {
+    const f = await fixture(t, dialect);
+    const body = { requests: [LABELS_ONLY] };
+    const second = await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/api-keys`, headers: f.owner.headers, payload: { displayName: 'Batch job' } });
+    t.assert.equal(second.statusCode, 201, second.body);
+    const { keyId: batchId, keyString: batchKey } = second.json();
+    const first = (await f.app.inject({ method: 'GET', url: `/api/projects/${f.projectId}/api-keys`, headers: f.owner.headers }))
+      .json().apiKeys.find((k: { keyId: string }) => k.keyId !== batchId);
+    const firstId: string = first.keyId;
+    for (let i = 0; i < 3; i++) t.assert.equal((await annotate(f, body)).statusCode, 200);
+    t.assert.equal((await annotate(f, { requests: [LABELS_ONLY, LABELS_ONLY] }, { headers: { 'x-goog-api-key': batchKey } })).statusCode, 200);
+    t.assert.equal((await annotate(f, { requests: [{ bogus: 1 }] }, { headers: { 'x-goog-api-key': batchKey } })).statusCode, 400);
+    const playground = await f.app.inject({ method: 'POST', url: `/api/projects/${f.projectId}/ocr:annotate`, headers: f.owner.headers, payload: body });
+    t.assert.equal(playground.statusCode, 200, playground.body);
+    t.assert.equal((await f.app.inject({ method: 'DELETE', url: `/api/projects/${f.projectId}/api-keys/${batchId}`, headers: f.owner.headers })).statusCode, 200);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await f.app.inject({ method: 'GET', url: `/api/projects/${f.projectId}/usage?groupBy=key`, headers: f.owner.headers });
+    t.assert.equal(res.statusCode, 200, res.body);
+    const { usage, totals } = res.json();
+    t.assert.deepEqual(usage.map((e: any) => [e.date, e.key, e.outcome, e.requests, e.images]), [
+      [today, batchId, 'client_error', 1, 1],
+      [today, batchId, 'ok', 1, 2],
+      [today, 'console', 'ok', 1, 1],
+      [today, firstId, 'ok', 3, 3],
+    ].sort((a, b) => String(a[1]).localeCompare(String(b[1])) || String(a[2]).localeCompare(String(b[2]))));
+    t.assert.equal(totals.length, 1);
+    t.assert.deepEqual({ ...totals[0], latency: undefined, keys: undefined }, { api: 'ocr', requests: 6, images: 7, errors: 1, latency: undefined, keys: undefined });
+    t.assert.equal(totals[0].latency.samples, 5, 'successful requests only');
+    t.assert.deepEqual(totals[0].keys.map(({ latency, ...k }: any) => ({ ...k, samples: latency?.samples })), [
+      { key: firstId, displayName: first.displayName, requests: 3, images: 3, errors: 0, samples: 3 },
+      { key: batchId, displayName: 'Batch job', revoked: true, requests: 2, images: 3, errors: 1, samples: 1 },
+      { key: 'console', requests: 1, images: 1, errors: 0, samples: 1 },
+    ]);
+    for (const k of totals[0].keys) t.assert.ok(k.latency.p50Ms <= k.latency.p95Ms && k.latency.p95Ms <= k.latency.p99Ms);
+    // Without groupBy the same requests add up per day, api and outcome.
+    const plain = (await f.app.inject({ method: 'GET', url: `/api/projects/${f.projectId}/usage`, headers: f.owner.headers })).json();
+    t.assert.deepEqual(plain.usage.map((e: any) => [e.outcome, e.requests, e.images, 'key' in e]), [['client_error', 1, 1, false], ['ok', 5, 6, false]]);
+    t.assert.equal(plain.totals[0].keys, undefined);
+    // Another project's usage shows none of these.
+    const other = (await f.app.inject({ method: 'GET', url: '/api/projects/globex-project/usage?groupBy=key', headers: f.stranger.headers })).json();
+    t.assert.deepEqual([other.usage, other.totals], [[], []]);
   });
 
   // The account-token matrix of the playground and usage routes runs in test/route-auth-matrix.test.ts.

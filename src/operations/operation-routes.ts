@@ -70,6 +70,7 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
       operationId: newId('op').replace(/[^a-z0-9]/gi, '').toLowerCase(),
       projectId: caller.projectId,
       accountId: caller.accountId ?? '',
+      keyId: caller.keyId,
       location: locationOf(request),
       kind,
       request: storeRequest(body),

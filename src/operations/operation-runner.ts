@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError, GRPC_CODES } from '../errors.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { parseGsUri } from '../storage/object-store.ts';
-import type { UsageRepository } from '../usage/usage-repository.ts';
+import { NO_KEY, type UsageRepository } from '../usage/usage-repository.ts';
 import { annotateOne, type AnnotateDeps } from '../vision/annotate-images.ts';
 import { readProtoJson } from '../vision/proto-json-reader.ts';
 import type { JsonObject } from '../vision/vision-response.ts';
@@ -154,7 +154,7 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       if ((await opts.repo.renew(row.operation_id, owner, opts.leaseMs)).cancelRequested) throw new Cancelled();
       const response = row.kind === 'files' ? await runFiles(row, progress, checkpoint, pageDone) : await runImages(row, progress, checkpoint, pageDone);
       await opts.repo.finish(row.operation_id, owner, 'error' in response ? { state: 'DONE', error: response.error } : { state: 'DONE', response: response.response });
-      await opts.usage.record({ projectId: row.project_id, api: 'ocr', at: new Date(), outcome: 'error' in response ? 'client_error' : 'ok', requests: 0, images: donePages });
+      await opts.usage.record({ projectId: row.project_id, api: 'ocr', key: row.key_id ?? NO_KEY, at: new Date(), outcome: 'error' in response ? 'client_error' : 'ok', requests: 0, images: donePages });
     } catch (err) {
       if (err instanceof Cancelled) {
         await opts.repo.finish(row.operation_id, owner, { state: 'CANCELLED', error: { code: GRPC_CODES.CANCELLED, message: 'The operation was cancelled.' } });

@@ -20,12 +20,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function createOperationsRepository(db: Kysely<Database>) {
   return {
-    async create(input: { operationId: string; projectId: string; accountId: string; location?: string; kind: OperationKind; request: string; totalPages?: number }): Promise<OperationRow> {
+    async create(input: { operationId: string; projectId: string; accountId: string; keyId?: string; location?: string; kind: OperationKind; request: string; totalPages?: number }): Promise<OperationRow> {
       const now = iso(Date.now());
       const row: OperationRow = {
         operation_id: input.operationId,
         project_id: input.projectId,
         account_id: input.accountId,
+        key_id: input.keyId ?? null,
         location: input.location ?? null,
         kind: input.kind,
         state: 'CREATED',

@@ -5,6 +5,8 @@ export interface VisionOperationsTable {
   operation_id: string;
   project_id: string;
   account_id: string;
+  /** The API key that started the job (its pages are counted to it); null before migration 0006. */
+  key_id: string | null;
   location: string | null;
   kind: OperationKind;
   state: OperationState;

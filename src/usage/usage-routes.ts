@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
 import { createUsageRepository } from './usage-repository.ts';
 import { UsageQuery, UsageResponse } from './usage-schemas.ts';
+import { toUsageEntry, usageTotals } from './usage-totals.ts';
 
 export interface UsageRoutesOptions {
   db: Kysely<Database>;
@@ -20,8 +21,9 @@ const MAX_RANGE_DAYS = 366;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * `GET /api/projects/{project}/usage?from=YYYY-MM-DD&to=YYYY-MM-DD` behind an account token: the
- * project's counters per UTC day, api and outcome. Deleted projects keep their history readable.
+ * `GET /api/projects/{project}/usage?from=YYYY-MM-DD&to=YYYY-MM-DD[&groupBy=key]` behind an account
+ * token: the project's counters per UTC day, api (key) and outcome, with latency percentiles, and
+ * totals over the range. Deleted projects keep their history readable.
  */
 export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, { db, pepper }) => {
   app.addHook('onRequest', accountAuth({ db, pepper }));
@@ -33,7 +35,7 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
       schema: {
         tags: ['usage'],
         security: ACCOUNT_TOKEN_SECURITY,
-        summary: "A project's usage per day, api and outcome",
+        summary: "A project's usage per day, api and outcome (optionally per API key), with latency percentiles",
         params: ProjectParams,
         querystring: UsageQuery,
         response: { 200: UsageResponse },
@@ -50,7 +52,10 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
           fieldViolations: [{ field: 'from', description: `from=${from}, to=${to}: ${days} days.` }],
         });
       }
-      return { from, to, usage: await usage.list(project.projectId, from, to) };
+      const byKey = request.query.groupBy === 'key';
+      const rows = await usage.list(project.projectId, from, to, { byKey });
+      const names = byKey ? await usage.keyNames(project.projectId, [...new Set(rows.map((r) => r.key!))]) : undefined;
+      return { from, to, usage: rows.map(toUsageEntry), totals: usageTotals(rows, names) };
     },
   );
 };

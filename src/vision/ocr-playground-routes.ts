@@ -7,7 +7,7 @@ import { findProjectApi } from '../projects/project-apis-repository.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
 import { serviceDisabled } from '../projects/service-disabled.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
-import type { UsageRepository } from '../usage/usage-repository.ts';
+import { CONSOLE_KEY, type UsageRepository } from '../usage/usage-repository.ts';
 import type { AnnotateDeps } from './annotate-images.ts';
 import { annotateHandler, enumEncodingOf, sendVisionJson } from './annotate-handler.ts';
 import { annotateFile, type AnnotateFilesDeps } from './files/annotate-files.ts';
@@ -44,7 +44,7 @@ export const ocrPlaygroundRoutes: FastifyPluginAsync<OcrPlaygroundRoutesOptions>
     request.visionCaller = { projectId: project.projectId, api: 'ocr', requestsPerMinute: Number(api!.requests_per_minute) };
   });
   app.addHook('onRequest', rateLimitHook(opts.rateLimiter));
-  app.addHook('onSend', usageHook(opts.usage));
+  app.addHook('onSend', usageHook(opts.usage, CONSOLE_KEY));
 
   app.route({
     method: 'POST',

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
-import { outcomeOf, type UsageRepository } from '../usage/usage-repository.ts';
+import { NO_KEY, outcomeOf, type UsageRepository } from '../usage/usage-repository.ts';
 
 /** Who a Vision request is charged to: set by the route's authentication step. */
 export interface VisionCaller {
@@ -69,21 +69,28 @@ function imagesIn(body: unknown): number {
 /**
  * Counts every answered request of an authenticated caller (an `onSend` hook: the outcome is
  * decided, and the count is stored before the response leaves, so a 2xx is always counted).
- * A failed write is logged, never turned into a failed response. Callback style: a request refused
- * before authentication (nobody to charge) passes through without a promise.
+ * The count goes to the caller's API key, or to `keyless` (e.g. `CONSOLE_KEY` on the playground).
+ * A request that read images also adds its time so far (`reply.elapsedTime`: the work is done,
+ * only the send is left) to the latency histogram of the same row. A failed write is logged, never
+ * turned into a failed response. Callback style: a request refused before authentication (nobody
+ * to charge) passes through without a promise.
  */
-export function usageHook(usage: UsageRepository): onSendHookHandler<unknown> {
+export function usageHook(usage: UsageRepository, keyless = NO_KEY): onSendHookHandler<unknown> {
   return function countUsage(request, reply, payload, done) {
     const caller = request.visionCaller;
     if (!caller) return done(null, payload);
+    const images = request.visionImages ?? imagesIn(request.body);
     usage
       .record({
         projectId: caller.projectId,
         api: caller.api,
+        key: caller.keyId ?? keyless,
         at: new Date(),
         outcome: outcomeOf(reply.statusCode),
         requests: 1,
-        images: request.visionImages ?? imagesIn(request.body),
+        images,
+        // Polls and job starts read no image: their few milliseconds would only dilute OCR latency.
+        ...(images > 0 ? { latencyMs: reply.elapsedTime } : {}),
       })
       .catch((err: unknown) => request.log.error({ err }, 'could not record usage'))
       .then(() => done(null, payload));

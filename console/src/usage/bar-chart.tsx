@@ -76,15 +76,19 @@ export function BarChart(props: { title: string; days: string[]; layers: BarLaye
           ))}
         </div>
       )}
-      <table class="sr-only">
-        <caption>{props.title} per day</caption>
-        <thead><tr><th scope="col">Day</th>{layers.map((l) => <th scope="col" key={l.label}>{l.label}</th>)}</tr></thead>
-        <tbody>
-          {days.map((d, i) => (
-            <tr key={d}><th scope="row">{d}</th>{layers.map((l) => <td key={l.label}>{l.values[i]}</td>)}</tr>
-          ))}
-        </tbody>
-      </table>
+      {/* The hidden box is a div: a table never shrinks below its content, so a 1px sr-only table would
+          still widen the page (on a phone, by ~40px of sideways scroll). */}
+      <div class="sr-only">
+        <table>
+          <caption>{props.title} per day</caption>
+          <thead><tr><th scope="col">Day</th>{layers.map((l) => <th scope="col" key={l.label}>{l.label}</th>)}</tr></thead>
+          <tbody>
+            {days.map((d, i) => (
+              <tr key={d}><th scope="row">{d}</th>{layers.map((l) => <td key={l.label}>{l.values[i]}</td>)}</tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

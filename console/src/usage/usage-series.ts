@@ -1,10 +1,57 @@
-/** One row of `GET /api/projects/{p}/usage`: counters of one UTC day, api and outcome. */
+/** Latency percentiles of `GET /api/projects/{p}/usage` (from the server's histogram). */
+export interface Latency {
+  samples: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+}
+
+/** One row of `GET /api/projects/{p}/usage`: counters of one UTC day, api (key with `groupBy=key`) and outcome. */
 export interface UsageEntry {
   date: string;
   api: string;
+  key?: string;
   outcome: 'ok' | 'client_error' | 'server_error';
   requests: number;
   images: number;
+  latency?: Latency;
+}
+
+interface Counts {
+  requests: number;
+  images: number;
+  errors: number;
+  /** Successful requests that read images. */
+  latency?: Latency;
+}
+
+/** One api's totals over the range; `keys` with `groupBy=key`. */
+export interface UsageTotal extends Counts {
+  api: string;
+  keys?: Array<Counts & { key: string; displayName?: string; revoked?: boolean }>;
+}
+
+export interface UsageResponse {
+  from: string;
+  to: string;
+  usage: UsageEntry[];
+  totals: UsageTotal[];
+}
+
+/** The server's buckets for requests without an API key. */
+const KEYLESS: Record<string, string> = { console: 'Console playground', none: 'No API key' };
+
+/** How a usage key reads in the console: the key's name, or what the reserved buckets mean. */
+export function usageKeyLabel(k: { key: string; displayName?: string }): string {
+  return KEYLESS[k.key] ?? (k.displayName || k.key);
+}
+
+/** `850 ms`, `1.2 s`, `12 s`; `—` without samples. */
+export function formatLatency(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return s < 9.95 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
 }
 
 export interface ApiSeries {

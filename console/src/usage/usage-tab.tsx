@@ -4,26 +4,30 @@ import { apiPath } from '../api/api-client.ts';
 import { apisApi } from '../api/endpoints.ts';
 import { useConsole } from '../session.ts';
 import { useResource } from '../use-resource.ts';
-import { EmptyState, ErrorBanner, SkeletonRows } from '../ui/feedback.tsx';
+import { Badge, EmptyState, ErrorBanner, SkeletonRows } from '../ui/feedback.tsx';
 import { formatNumber } from '../ui/format.ts';
 import { BarChart } from './bar-chart.tsx';
-import { lastDays, toSeries, type UsageEntry } from './usage-series.ts';
+import { formatLatency, lastDays, toSeries, usageKeyLabel, type UsageResponse, type UsageTotal } from './usage-series.ts';
 
 const RANGES = [7, 30, 90];
 
-/** Usage per api over time (requests by outcome, images, errors) from `GET /api/projects/{p}/usage`. */
+/**
+ * Usage per api over time (requests by outcome, images, errors), latency percentiles and a
+ * breakdown by API key, from `GET /api/projects/{p}/usage?groupBy=key`.
+ */
 export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
   const { api } = useConsole();
   const [range, setRange] = useState(30);
   const usage = useResource(async () => {
     const { from, to } = lastDays(range);
     const [data, apis] = await Promise.all([
-      api.get<{ from: string; to: string; usage: UsageEntry[] }>(`${apiPath`/api/projects/${projectId}/usage`}?from=${from}&to=${to}`),
+      api.get<UsageResponse>(`${apiPath`/api/projects/${projectId}/usage`}?from=${from}&to=${to}&groupBy=key`),
       apisApi.list(api, projectId).catch(() => []),
     ]);
     const enabled = apis.filter((a) => a.state === 'ENABLED').map((a) => a.api);
     const titles = new Map(apis.map((a) => [a.api, a.title ?? a.api]));
-    return { ...data, titles, series: toSeries(data.usage, data.from, data.to, enabled) };
+    const totals = new Map(data.totals.map((total) => [total.api, total]));
+    return { ...data, titles, totals, series: toSeries(data.usage, data.from, data.to, enabled) };
   }, [projectId, range]);
   const series = usage.data?.series ?? [];
 
@@ -32,7 +36,7 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
       <div class="section-header">
         <div>
           <h2 class="section-title">Usage</h2>
-          <p class="muted">Requests and images per UTC day, by API. Rate-limited and invalid requests count as client errors.</p>
+          <p class="muted">Requests and images per UTC day, by API and API key. Rate-limited and invalid requests count as client errors.</p>
         </div>
         <div class="segmented" role="group" aria-label="Time range">
           {RANGES.map((r) => (
@@ -64,6 +68,8 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
                 <span class="stat-value">{s.totals.requests ? `${((100 * s.totals.errors) / s.totals.requests).toFixed(1)}%` : '—'}</span>
               </div>
             </div>
+            <LatencyStats total={usage.data?.totals.get(s.api)} />
+            <KeyBreakdown api={s.api} total={usage.data?.totals.get(s.api)} />
             <div class="card chart-card chart-wide">
               <BarChart title="Requests" width={960} height={220} days={s.days} layers={[
                 { label: 'Succeeded', tone: 'fill-ok', values: s.ok },
@@ -86,5 +92,61 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
         ))
       )}
     </>
+  );
+}
+
+/** p50/p95/p99 over the range, of successful requests that read images. */
+function LatencyStats({ total }: { total?: UsageTotal }): JSX.Element {
+  const latency = total?.latency;
+  return (
+    <div class="stats latency-stats" aria-label="Latency">
+      <div class="stat"><span class="stat-label">Latency p50</span><span class="stat-value">{formatLatency(latency?.p50Ms)}</span></div>
+      <div class="stat"><span class="stat-label">Latency p95</span><span class="stat-value">{formatLatency(latency?.p95Ms)}</span></div>
+      <div class="stat"><span class="stat-label">Latency p99</span><span class="stat-value">{formatLatency(latency?.p99Ms)}</span></div>
+      <div class="stat">
+        <span class="stat-label" title="Successful requests that read images">Latency samples</span>
+        <span class="stat-value">{formatNumber(latency?.samples ?? 0)}</span>
+      </div>
+    </div>
+  );
+}
+
+/** Requests, errors and latency per API key (and the console playground) over the range. */
+function KeyBreakdown({ api, total }: { api: string; total?: UsageTotal }): JSX.Element | null {
+  const keys = total?.keys ?? [];
+  if (keys.length === 0) return null;
+  return (
+    <div class="card table-card usage-keys">
+      <table class="table">
+        <caption class="usage-keys-caption">By API key <span class="muted">· latency of successful requests</span></caption>
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col" class="num">Requests</th>
+            <th scope="col" class="num">Images</th>
+            <th scope="col" class="num">Errors</th>
+            <th scope="col" class="num">p50</th>
+            <th scope="col" class="num">p95</th>
+            <th scope="col" class="num">p99</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={`${api}:${k.key}`} class={k.revoked ? 'row-muted' : ''}>
+              <td class="usage-key">
+                <div class="cell-title">{usageKeyLabel(k)} {k.revoked && <Badge tone="danger">Revoked</Badge>}</div>
+                {k.displayName !== undefined && <div class="cell-sub mono">{k.key}</div>}
+              </td>
+              <td class="num" data-label="Requests">{formatNumber(k.requests)}</td>
+              <td class="num" data-label="Images">{formatNumber(k.images)}</td>
+              <td class="num" data-label="Errors">{formatNumber(k.errors)}</td>
+              <td class="num" data-label="p50">{formatLatency(k.latency?.p50Ms)}</td>
+              <td class="num" data-label="p95">{formatLatency(k.latency?.p95Ms)}</td>
+              <td class="num" data-label="p99">{formatLatency(k.latency?.p99Ms)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
