@@ -20,9 +20,11 @@ export const UsageEntry = Type.Object({
   requests: Type.Integer({ description: 'HTTP requests answered.' }),
   images: Type.Integer({ description: 'Images (entries of `requests[]`) in those requests, including entries that failed on their own.' }),
 });
+export type UsageEntry = Static<typeof UsageEntry>;
 
 export const UsageResponse = Type.Object({
   from: Type.String(),
   to: Type.String(),
   usage: Type.Array(UsageEntry, { description: 'Only days with traffic; sorted by date, api, outcome.' }),
 });
+export type UsageResponse = Static<typeof UsageResponse>;

@@ -1,11 +1,4 @@
-/** One row of `GET /api/projects/{p}/usage`: counters of one UTC day, api and outcome. */
-export interface UsageEntry {
-  date: string;
-  api: string;
-  outcome: 'ok' | 'client_error' | 'server_error';
-  requests: number;
-  images: number;
-}
+import type { UsageEntry } from '../api/api-types.ts';
 
 export interface ApiSeries {
   api: string;

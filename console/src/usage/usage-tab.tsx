@@ -7,7 +7,8 @@ import { useResource } from '../use-resource.ts';
 import { EmptyState, ErrorBanner, SkeletonRows } from '../ui/feedback.tsx';
 import { formatNumber } from '../ui/format.ts';
 import { BarChart } from './bar-chart.tsx';
-import { lastDays, toSeries, type UsageEntry } from './usage-series.ts';
+import type { UsageResponse } from '../api/api-types.ts';
+import { lastDays, toSeries } from './usage-series.ts';
 
 const RANGES = [7, 30, 90];
 
@@ -18,7 +19,7 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
   const usage = useResource(async () => {
     const { from, to } = lastDays(range);
     const [data, apis] = await Promise.all([
-      api.get<{ from: string; to: string; usage: UsageEntry[] }>(`${apiPath`/api/projects/${projectId}/usage`}?from=${from}&to=${to}`),
+      api.get<UsageResponse>(`${apiPath`/api/projects/${projectId}/usage`}?from=${from}&to=${to}`),
       apisApi.list(api, projectId).catch(() => []),
     ]);
     const enabled = apis.filter((a) => a.state === 'ENABLED').map((a) => a.api);
