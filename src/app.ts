@@ -160,9 +160,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     imageSource: {
       fetchEnabled: config.ocr.imageUriFetch,
       allowedAddresses: config.ocr.imageUriAllowedAddresses,
-      timeoutMs: 5000,
+      timeoutMs: config.ocr.imageUriFetchTimeoutMs,
       maxBytes: MAX_IMAGE_BYTES,
-      maxRedirects: 3,
+      maxRedirects: config.ocr.imageUriFetchMaxRedirects,
       // One counter for every route that fetches: downloads together stay under the bound.
       bytesInFlight: { max: config.ocr.imageUriFetchMaxBytesInFlight, used: 0 },
     },
