@@ -11,7 +11,7 @@ import { healthRoutes } from './http/health-routes.ts';
 import { refuseUnstorableInput } from './http/storable-input.ts';
 import { swaggerOptions } from './http/openapi.ts';
 import { createKeyVerifier } from './api-keys/key-verifier.ts';
-import { keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
+import { KEY_RESTRICTION_FORMATS, keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
 import { auditRoutes } from './audit/audit-routes.ts';
 import { accountTokensRoutes } from './accounts/account-tokens-routes.ts';
 import { projectsRoutes } from './projects/projects-routes.ts';
@@ -78,6 +78,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Router-level failures (a path param over maxParamLength, a malformed URL) get the envelope too.
     frameworkErrors: errorHandler,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true }, plugins: [keyRestrictionFormats] },
+    // The serializer compiles a response schema with an `anyOf` (a key's `state`) through its own Ajv,
+    // which must know the restriction formats the answer's schema shares with the request's.
+    serializerOpts: { ajv: { formats: KEY_RESTRICTION_FORMATS } },
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
@@ -160,9 +163,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     imageSource: {
       fetchEnabled: config.ocr.imageUriFetch,
       allowedAddresses: config.ocr.imageUriAllowedAddresses,
-      timeoutMs: 5000,
+      timeoutMs: config.ocr.imageUriFetchTimeoutMs,
       maxBytes: MAX_IMAGE_BYTES,
-      maxRedirects: 3,
+      maxRedirects: config.ocr.imageUriFetchMaxRedirects,
       // One counter for every route that fetches: downloads together stay under the bound.
       bytesInFlight: { max: config.ocr.imageUriFetchMaxBytesInFlight, used: 0 },
     },

@@ -41,6 +41,10 @@ const EnvSchema = Type.Object({
   IMAGE_URI_FETCH: Type.Boolean({ default: false }),
   /** Bytes all `imageUri` downloads may hold at once; beyond it an image answers RESOURCE_EXHAUSTED (retry). */
   IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT: Type.Integer({ minimum: 1024, default: 100 * 1024 * 1024 }),
+  /** Time one `imageUri` download may take, its redirects included; past it the image answers DEADLINE_EXCEEDED. */
+  IMAGE_URI_FETCH_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 5000 }),
+  /** Redirects one `imageUri` download may follow (each hop is checked like the first). */
+  IMAGE_URI_FETCH_MAX_REDIRECTS: Type.Integer({ minimum: 0, maximum: 20, default: 3 }),
   /** Comma-separated addresses/CIDRs that `imageUri` fetching may reach although private (intranet image stores, tests). */
   IMAGE_URI_ALLOWED_ADDRESSES: Type.String({ default: '', pattern: '^[0-9a-fA-F:./, ]*$' }),
   /** Default `quota.requestsPerMinute` for a newly enabled api. */
@@ -119,6 +123,8 @@ export interface Config {
     readonly imageUriFetch: boolean;
     readonly imageUriAllowedAddresses: readonly string[];
     readonly imageUriFetchMaxBytesInFlight: number;
+    readonly imageUriFetchTimeoutMs: number;
+    readonly imageUriFetchMaxRedirects: number;
   };
   readonly defaultRequestsPerMinute: number;
   readonly keyCacheTtlMs: number;
@@ -212,6 +218,8 @@ export function loadConfig(env: Env): Config {
       imageUriFetch: e.IMAGE_URI_FETCH,
       imageUriAllowedAddresses: e.IMAGE_URI_ALLOWED_ADDRESSES.split(',').map((a) => a.trim()).filter(Boolean),
       imageUriFetchMaxBytesInFlight: e.IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT,
+      imageUriFetchTimeoutMs: e.IMAGE_URI_FETCH_TIMEOUT_MS,
+      imageUriFetchMaxRedirects: e.IMAGE_URI_FETCH_MAX_REDIRECTS,
     }),
     defaultRequestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS,

@@ -123,7 +123,7 @@ test('project ids: suggestions always satisfy the server pattern; problems are n
 });
 
 test('create-key body: one application restriction, trimmed lists, expiry', (t: TestContext) => {
-  const base = { displayName: '  Backend ', services: ['ocr'], kind: 'none' as const, ips: '', referrers: '', android: [], ios: '', expiry: 'never', customDate: '' };
+  const base = { displayName: '  Backend ', services: ['ocr' as const], kind: 'none' as const, ips: '', referrers: '', android: [], ios: '', expiry: 'never', customDate: '' };
   t.assert.deepEqual(buildCreateKeyBody(base), { displayName: 'Backend', restrictions: { services: ['ocr'] } });
   t.assert.deepEqual(buildCreateKeyBody({ ...base, kind: 'ips', ips: '10.0.0.1\n\n 192.168.0.0/16 , 2001:db8::/32', referrers: 'ignored' }).restrictions, {
     services: ['ocr'],

@@ -156,3 +156,24 @@ test('through the route: IMAGE_URI_FETCH on, loopback still refused without an a
   t.assert.equal(res.json().responses[0].error.code, 7);
   t.assert.match(res.json().responses[0].error.message, /private, loopback or reserved/);
 });
+
+test('through the route: IMAGE_URI_FETCH_MAX_REDIRECTS and IMAGE_URI_FETCH_TIMEOUT_MS bound each download', async (t: TestContext) => {
+  const base = await startServer(t);
+  const { app, database } = await buildTestApp(t, 'sqlite', {
+    IMAGE_URI_FETCH: 'true', IMAGE_URI_ALLOWED_ADDRESSES: '127.0.0.1', IMAGE_URI_FETCH_MAX_REDIRECTS: '0', IMAGE_URI_FETCH_TIMEOUT_MS: '300',
+  });
+  const owner = await createTestAccount(database, 'acme');
+  const { keyString } = await setupProject(app, owner, 'uri-limits', { apis: ['ocr'], key: {} });
+  const annotate = (path: string) => app.inject({
+    method: 'POST',
+    url: '/v1/images:annotate',
+    headers: { 'x-goog-api-key': keyString! },
+    payload: { requests: [{ image: { source: { imageUri: `${base}${path}` } }, features: [{ type: 'TEXT_DETECTION' }] }] },
+  });
+  const redirected = (await annotate('/redirect')).json().responses[0].error;
+  t.assert.equal(redirected.code, 14);
+  t.assert.match(redirected.message, /more than 0 redirects/);
+  const started = Date.now();
+  t.assert.equal((await annotate('/hang')).json().responses[0].error.code, 4);
+  t.assert.ok(Date.now() - started < 4000, 'the configured timeout, not the 5 s default');
+});

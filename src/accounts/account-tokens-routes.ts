@@ -3,14 +3,12 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
 import { accountAuth, actorOf, requireOwnAccount, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from './account-auth.ts';
-import { AccountParams, AccountToken } from './accounts-schemas.ts';
+import { AccountParams, AccountToken, CreatedToken, TokenList } from './accounts-schemas.ts';
 import { createAccountsRepository } from './accounts-repository.ts';
 import { PageQuery } from '../shared/pagination.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
 
 const ListQuery = Type.Composite([PageQuery, Type.Object({ showRevoked: Type.Optional(Type.Boolean()) })], { additionalProperties: false });
-const TokenList = Type.Object({ tokens: Type.Array(AccountToken), nextPageToken: Type.Optional(Type.String()) });
-const CreatedToken = Type.Object({ tokenInfo: AccountToken, token: Type.String({ description: 'The secret. Shown only in this response.' }) });
 const TokenParams = Type.Object({ account: Type.String({ maxLength: 200 }), tokenId: Type.String({ maxLength: 200 }) });
 type TokenParams = Static<typeof TokenParams>;
 

@@ -20,5 +20,18 @@ export const AccountToken = Type.Object({
 });
 export type AccountToken = Static<typeof AccountToken>;
 
+export const TokenList = Type.Object({ tokens: Type.Array(AccountToken), nextPageToken: Type.Optional(Type.String()) });
+export type TokenList = Static<typeof TokenList>;
+
+export const CreatedToken = Type.Object({ tokenInfo: AccountToken, token: Type.String({ description: 'The secret. Shown only in this response.' }) });
+export type CreatedToken = Static<typeof CreatedToken>;
+
+/** `GET /api/whoami`: the presented account token's account. */
+export const Whoami = Type.Object({
+  accountId: Type.String({ description: 'The account the token belongs to.' }),
+  tokenId: Type.String({ description: 'The token’s public id (never the secret).' }),
+});
+export type Whoami = Static<typeof Whoami>;
+
 export const AccountParams = Type.Object({ account: Type.String({ maxLength: 200 }) });
 export type AccountParams = Static<typeof AccountParams>;

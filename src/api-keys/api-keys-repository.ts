@@ -1,8 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import type { ApiKeysTable } from './api-keys-tables.ts';
-import type { ApiKey } from './api-keys-schemas.ts';
-import type { KeyRestrictions } from './key-restrictions.ts';
+import type { ApiKey, KeyRestrictions } from './api-keys-schemas.ts';
 import { generateSecret, hashSecret } from '../credentials/secret-format.ts';
 import { newId } from '../credentials/new-id.ts';
 import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';

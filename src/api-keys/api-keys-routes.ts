@@ -11,10 +11,10 @@ import { PageQuery } from '../shared/pagination.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
 import { enabledApis } from '../projects/project-apis-repository.ts';
 import {
-  ApiKey, ApiKeyList, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, RotateApiKeyBody, RotatedApiKey, UpdateApiKeyBody,
+  ApiKey, ApiKeyList, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, RotateApiKeyBody, RotatedApiKey, UpdateApiKeyBody, type KeyRestrictions,
 } from './api-keys-schemas.ts';
 import { findApiKey, insertApiKey, listApiKeys, revokeApiKeyRow, rotateApiKeySecret, toApiKey, updateApiKeyRow } from './api-keys-repository.ts';
-import { normalizeRestrictions, type KeyRestrictions } from './key-restrictions.ts';
+import { normalizeRestrictions } from './key-restrictions.ts';
 
 const ListQuery = Type.Composite([PageQuery, Type.Object({ showDeleted: Type.Optional(Type.Boolean({ description: 'Include revoked keys.' })) })], {
   additionalProperties: false,
@@ -62,7 +62,7 @@ export const apiKeysRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: 
       const body = request.body ?? {};
       futureTime(body.expireTime);
       const { row, secret } = await db.transaction().execute(async (trx) => {
-        const restrictions = normalizeRestrictions(body.restrictions as Partial<KeyRestrictions> | undefined, await enabledApis(trx, project.projectId));
+        const restrictions = normalizeRestrictions(body.restrictions, await enabledApis(trx, project.projectId));
         const created = await insertApiKey(trx, pepper, {
           projectId: project.projectId,
           displayName: body.displayName ?? '',
@@ -122,7 +122,7 @@ export const apiKeysRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: 
       await db.transaction().execute(async (trx) => {
         await updateApiKeyRow(trx, row.key_id, {
           displayName: body.displayName,
-          restrictions: body.restrictions ? normalizeRestrictions(body.restrictions as Partial<KeyRestrictions>, current.services) : undefined,
+          restrictions: body.restrictions ? normalizeRestrictions(body.restrictions, current.services) : undefined,
           expireTime: body.expireTime === undefined ? undefined : body.expireTime === null ? null : iso(body.expireTime),
         });
         await recordAudit(trx, {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiNameSchema } from '../projects/api-catalog.ts';
+import { ApiNameInAnswer, ApiNameSchema } from '../projects/api-catalog.ts';
 import { DisplayName } from '../projects/projects-schemas.ts';
 
 const MAX_ENTRIES = 100;
@@ -43,13 +43,18 @@ export const Restrictions = Type.Object(
 );
 export type RestrictionsInput = Static<typeof Restrictions>;
 
-const StoredRestrictions = Type.Object({
-  services: Type.Array(Type.String()),
-  allowedIps: Type.Optional(Type.Array(Type.String())),
-  allowedReferrers: Type.Optional(Type.Array(Type.String())),
-  androidApps: Type.Optional(Type.Array(Type.Object({ packageName: Type.String(), sha1Fingerprint: Type.String() }))),
-  iosBundleIds: Type.Optional(Type.Array(Type.String())),
-});
+/**
+ * What a key may do, as stored and answered: the request's `Restrictions` with `services` always
+ * explicit (a key created without it gets the services enabled at that moment and never gains later
+ * ones, the Gemini lesson, KEYS-SECURITY §2.4; an empty list allows nothing). Every other list, when
+ * non-empty, must be satisfied by the request (they combine with AND); an empty or absent list does
+ * not restrict. `services` comes first: the answer's field order is this schema's.
+ */
+export const StoredRestrictions = Type.Composite([
+  Type.Object({ services: Type.Array(ApiNameInAnswer) }),
+  Type.Omit(Restrictions, ['services']),
+]);
+export type KeyRestrictions = Static<typeof StoredRestrictions>;
 
 const Time = Type.String({ format: 'date-time' });
 
@@ -73,11 +78,13 @@ export const CreatedApiKey = Type.Composite([
   ApiKey,
   Type.Object({ keyString: Type.String({ description: 'The secret. Shown only in this response; store it now.' }) }),
 ]);
+export type CreatedApiKey = Static<typeof CreatedApiKey>;
 
 export const RotatedApiKey = Type.Composite([
   CreatedApiKey,
   Type.Object({ previousKeyExpireTime: Type.String({ format: 'date-time', description: 'When the previous secret stops working.' }) }),
 ]);
+export type RotatedApiKey = Static<typeof RotatedApiKey>;
 
 export const CreateApiKeyBody = Type.Object(
   {
@@ -110,6 +117,7 @@ export const RotateApiKeyBody = Type.Object(
 export type RotateApiKeyBody = Static<typeof RotateApiKeyBody>;
 
 export const ApiKeyList = Type.Object({ apiKeys: Type.Array(ApiKey), nextPageToken: Type.Optional(Type.String()) });
+export type ApiKeyList = Static<typeof ApiKeyList>;
 
 export const ApiKeyParams = Type.Object({
   project: Type.String({ maxLength: 200 }),

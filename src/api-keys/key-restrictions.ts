@@ -1,21 +1,8 @@
 import net from 'node:net';
 import type { ApiName } from '../projects/api-catalog.ts';
+import type { KeyRestrictions, RestrictionsInput } from './api-keys-schemas.ts';
 import { compileGlob } from './glob-matcher.ts';
 import { REFERRER_PATTERN } from './key-restriction-formats.ts';
-
-/**
- * What a key may do, as stored. `services` is always explicit: a key created without it gets the
- * services enabled at that moment and never gains later ones (the Gemini lesson, KEYS-SECURITY §2.4);
- * an empty list allows nothing. Every other list, when non-empty, must be satisfied by the request
- * (they combine with AND); an empty or absent list does not restrict.
- */
-export interface KeyRestrictions {
-  services: ApiName[];
-  allowedIps?: string[];
-  allowedReferrers?: string[];
-  androidApps?: Array<{ packageName: string; sha1Fingerprint: string }>;
-  iosBundleIds?: string[];
-}
 
 /** Colon-separated uppercase pairs, keytool's display form: `DA:39:A3:…`. */
 export function normalizeSha1(fingerprint: string): string {
@@ -23,8 +10,8 @@ export function normalizeSha1(fingerprint: string): string {
   return hex.match(/.{2}/g)!.join(':');
 }
 
-/** Stored form of restrictions from a (schema-valid) request body. */
-export function normalizeRestrictions(input: Partial<KeyRestrictions> | undefined, servicesWhenAbsent: ApiName[]): KeyRestrictions {
+/** Stored form of restrictions from a (schema-valid) request body (the shapes: `api-keys-schemas.ts`). */
+export function normalizeRestrictions(input: RestrictionsInput | undefined, servicesWhenAbsent: readonly ApiName[]): KeyRestrictions {
   const out: KeyRestrictions = { services: [...new Set(input?.services ?? servicesWhenAbsent)].sort() };
   if (input?.allowedIps?.length) out.allowedIps = [...new Set(input.allowedIps)];
   if (input?.allowedReferrers?.length) out.allowedReferrers = [...new Set(input.allowedReferrers)];

@@ -6,7 +6,8 @@ import { AppError } from '../errors.ts';
 import { hashSecret, parseSecret } from '../credentials/secret-format.ts';
 import { bearerCredential } from '../credentials/bearer-credential.ts';
 import { API_NAMES, type ApiName } from '../projects/api-catalog.ts';
-import { compileRestrictions, type CompiledRestrictions, type KeyRestrictions } from './key-restrictions.ts';
+import { compileRestrictions, type CompiledRestrictions } from './key-restrictions.ts';
+import type { KeyRestrictions } from './api-keys-schemas.ts';
 import { CREDENTIALS_MISSING, KEY_EXPIRED, KEY_INVALID, NOT_AN_API_KEY, refusal, serviceRefusal, type KeyRefusal } from './key-refusals.ts';
 
 /**

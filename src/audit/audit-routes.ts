@@ -1,25 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
 import { accountAuth, requireOwnAccount, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
 import { AccountParams } from '../accounts/accounts-schemas.ts';
 import { PageQuery } from '../shared/pagination.ts';
 import { listAudit } from './audit-log.ts';
-
-const AuditEntry = Type.Object({
-  auditId: Type.String(),
-  accountId: Type.String(),
-  actor: Type.String({ description: '`token:<tokenId>` or `cli`.' }),
-  action: Type.String({ examples: ['api_key.create'] }),
-  resourceType: Type.String(),
-  resourceId: Type.String(),
-  projectId: Type.Optional(Type.String()),
-  details: Type.Record(Type.String(), Type.Unknown()),
-  createTime: Type.String({ format: 'date-time' }),
-});
-
-const AuditList = Type.Object({ entries: Type.Array(AuditEntry), nextPageToken: Type.Optional(Type.String()) });
+import { AuditList } from './audit-schemas.ts';
 
 /** `GET /api/accounts/{account}/audit-log`: every mutation of the account, newest first. */
 export const auditRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string }> = async (app, { db, pepper }) => {

@@ -63,6 +63,12 @@ async function bundle(sourceDir: string, outDir: string): Promise<void> {
     logLevel: 'silent',
     legalComments: 'linked',
   });
+  // The console takes the server's wire types with `import type` (erased here). A value imported from
+  // outside console/ would ship server code to browsers and escape the source hash (a stale bundle).
+  const foreign = Object.keys(result.metafile.inputs)
+    .map((input) => path.resolve(input))
+    .filter((input) => !input.startsWith(sourceDir + path.sep) && !input.split(path.sep).includes('node_modules'));
+  if (foreign.length > 0) throw new Error(`the console bundle imports code from outside ${sourceDir}: ${foreign.join(', ')} (use \`import type\`)`);
   const outputs = Object.keys(result.metafile.outputs).map((o) => path.basename(o));
   const js = outputs.find((o) => o.endsWith('.js'));
   const css = outputs.find((o) => o.endsWith('.css'));

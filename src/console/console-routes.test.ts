@@ -117,3 +117,13 @@ test('ensureConsoleBuilt: content-addressed, rebuilt when a source changes, safe
   const css = (await fs.readdir(path.join(rebuilt, 'assets'))).find((f) => f.endsWith('.css'))!;
   t.assert.match(await fs.readFile(path.join(rebuilt, 'assets', css), 'utf8'), /\.changed/);
 });
+
+test('ensureConsoleBuilt: refuses a console that imports a value from src/ (only `import type` may cross)', async (t: TestContext) => {
+  const scratch = path.join(DEFAULT_CONSOLE_PATHS.sourceDir, '..', '.tmp', `console-build-${crypto.randomBytes(4).toString('hex')}`);
+  t.after(() => fs.rm(scratch, { recursive: true, force: true }));
+  const paths = { sourceDir: path.join(scratch, 'src'), outRoot: path.join(scratch, 'out') };
+  await fs.cp(DEFAULT_CONSOLE_PATHS.sourceDir, paths.sourceDir, { recursive: true });
+  const serverModule = path.join(DEFAULT_CONSOLE_PATHS.sourceDir, '../src/projects/api-catalog.ts');
+  await fs.appendFile(path.join(paths.sourceDir, 'src/main.tsx'), `\nimport { API_NAMES } from ${JSON.stringify(serverModule)};\nconsole.log(API_NAMES);\n`);
+  await t.assert.rejects(ensureConsoleBuilt(paths), /imports code from outside .*api-catalog\.ts/);
+});

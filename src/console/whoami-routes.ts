@@ -1,13 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Type } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
 import { accountAuth, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
-
-const Whoami = Type.Object({
-  accountId: Type.String({ description: 'The account the token belongs to.' }),
-  tokenId: Type.String({ description: 'The token’s public id (never the secret).' }),
-});
+import { Whoami } from '../accounts/accounts-schemas.ts';
 
 /**
  * `GET /api/whoami`: the account of the presented account token (token introspection, like

@@ -170,10 +170,12 @@ export const OAuthClientList = Type.Object({
   oauthClients: Type.Array(OAuthClient),
   nextPageToken: Type.Optional(Type.String()),
 });
+export type OAuthClientList = Static<typeof OAuthClientList>;
 export const ClientSecretList = Type.Object({
   secrets: Type.Array(ClientSecret),
   nextPageToken: Type.Optional(Type.String()),
 });
+export type ClientSecretList = Static<typeof ClientSecretList>;
 
 /** Who makes a change, for the audit log: the principal's account and `actorOf(principal)`. */
 export interface Actor {

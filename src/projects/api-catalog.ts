@@ -22,6 +22,13 @@ export const ApiNameSchema = Type.Union(API_CATALOG.map((a) => Type.Literal(a.ap
 });
 export type ApiNameSchema = Static<typeof ApiNameSchema>;
 
+/**
+ * The same names in an answer: a plain string `enum`, not `ApiNameSchema`'s `anyOf`, because
+ * fast-json-stringify checks `anyOf` branches and throws when none matches (an answer must not fail
+ * over a stored name), while it writes an `enum` string as is.
+ */
+export const ApiNameInAnswer = Type.Unsafe<ApiName>({ type: 'string', enum: [...API_NAMES] });
+
 export function apiTitle(api: string): string {
   return API_CATALOG.find((a) => a.api === api)?.title ?? api;
 }

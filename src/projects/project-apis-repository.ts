@@ -2,19 +2,10 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import type { ProjectApisTable } from './projects-tables.ts';
 import { API_CATALOG, apiTitle, type ApiName } from './api-catalog.ts';
+import type { ProjectApi } from './project-apis-schemas.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type ProjectApiRow = Selectable<ProjectApisTable>;
-
-export interface ProjectApi {
-  name: string;
-  api: string;
-  title: string;
-  state: 'ENABLED' | 'DISABLED';
-  quota: { requestsPerMinute: number };
-  createTime?: string;
-  updateTime?: string;
-}
 
 export function toProjectApi(projectId: string, api: string, row: ProjectApiRow | undefined, defaultRpm: number): ProjectApi {
   return {

@@ -1,43 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { accountAuth, actorOf, requirePrincipal, ACCOUNT_TOKEN_SECURITY, type Principal } from '../accounts/account-auth.ts';
 import { loadOwnedProject } from './load-owned-project.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { API_CATALOG, ApiNameSchema } from './api-catalog.ts';
+import { API_CATALOG } from './api-catalog.ts';
 import { PageQuery, decodePageToken, toPage } from '../shared/pagination.ts';
 import { ProjectParams } from './projects-schemas.ts';
+import { ApiParams, Catalog, EnableBody, ProjectApi, ProjectApiList, QuotaBody } from './project-apis-schemas.ts';
 import { findProjectApi, listProjectApis, setProjectApiQuota, setProjectApiState, toProjectApi } from './project-apis-repository.ts';
-
-const ProjectApi = Type.Object({
-  name: Type.String({ description: '`projects/{projectId}/apis/{api}`' }),
-  api: Type.String(),
-  title: Type.String(),
-  state: Type.Union([Type.Literal('ENABLED'), Type.Literal('DISABLED')]),
-  quota: Type.Object({ requestsPerMinute: Type.Integer() }),
-  createTime: Type.Optional(Type.String({ format: 'date-time' })),
-  updateTime: Type.Optional(Type.String({ format: 'date-time' })),
-});
-const ProjectApiList = Type.Object({ apis: Type.Array(ProjectApi), nextPageToken: Type.Optional(Type.String()) });
-const Catalog = Type.Object({
-  apis: Type.Array(Type.Object({ api: Type.String(), title: Type.String(), description: Type.String() })),
-  nextPageToken: Type.Optional(Type.String()),
-});
-const EnableBody = Type.Object({ api: ApiNameSchema }, { additionalProperties: false });
-const ApiParams = Type.Object({ project: Type.String({ maxLength: 200 }), api: ApiNameSchema });
-type ApiParams = Static<typeof ApiParams>;
-const QuotaBody = Type.Object(
-  {
-    quota: Type.Object(
-      { requestsPerMinute: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "The project's rate limit for this api, shared by all its keys and nodes." }) },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
 
 const common = { tags: ['apis'], security: ACCOUNT_TOKEN_SECURITY };
 

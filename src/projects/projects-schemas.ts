@@ -42,6 +42,7 @@ export const ProjectList = Type.Object({
   projects: Type.Array(Project),
   nextPageToken: Type.Optional(Type.String()),
 });
+export type ProjectList = Static<typeof ProjectList>;
 
 /** Path ids are only looked up (any string that is no project answers 404), so their schema only bounds length. */
 export const ProjectParams = Type.Object({ project: Type.String({ maxLength: 200 }) });

@@ -64,6 +64,8 @@ export const UsageTotal = Type.Object({
   ...Counts,
   keys: Type.Optional(Type.Array(UsageKeyTotal, { description: 'With `groupBy=key`: the same per key, most requests first.' })),
 });
+export type UsageEntry = Static<typeof UsageEntry>;
+export type UsageTotal = Static<typeof UsageTotal>;
 
 export const UsageResponse = Type.Object({
   from: Type.String(),

@@ -1,98 +1,24 @@
-/** The resources of the public JSON API (docs: /docs, API.md), as the console reads them. */
+/**
+ * The resources of the public JSON API (docs: /docs, API.md), as the console reads and sends them:
+ * the server's own TypeBox schemas, imported as types only. esbuild erases these imports (the bundle
+ * holds no server code; `console-build.ts` refuses one that would), and `tsc -p console`, run by
+ * `npm test` (test/console-types.test.ts), checks every screen against the schemas the routes serve.
+ */
+import type { KeyRestrictions } from '../../../src/api-keys/api-keys-schemas.ts';
 
-export interface Whoami {
-  accountId: string;
-  tokenId: string;
-}
+export type { AccountToken, CreatedToken, TokenList, Whoami } from '../../../src/accounts/accounts-schemas.ts';
+export type {
+  ApiKey, ApiKeyList, CreateApiKeyBody, CreatedApiKey, KeyRestrictions, RestrictionsInput, RotateApiKeyBody, RotatedApiKey, UpdateApiKeyBody,
+} from '../../../src/api-keys/api-keys-schemas.ts';
+export type { AuditEntry, AuditList } from '../../../src/audit/audit-schemas.ts';
+export type {
+  AuthMethod, ClientSecret, ClientSecretCreateBody, ClientSecretCreated, ClientSecretList, GrantType, OAuthClient, OAuthClientCreateBody, OAuthClientCreated,
+  OAuthClientList,
+} from '../../../src/oauth-clients/oauth-clients-schemas.ts';
+export type { ApiName } from '../../../src/projects/api-catalog.ts';
+export type { Catalog, CatalogApi, ProjectApi, ProjectApiList } from '../../../src/projects/project-apis-schemas.ts';
+export type { CreateProjectBody, Project, ProjectList } from '../../../src/projects/projects-schemas.ts';
+export type { UsageEntry, UsageResponse, UsageTotal } from '../../../src/usage/usage-schemas.ts';
 
-export interface Project {
-  projectId: string;
-  displayName: string;
-  state: 'ACTIVE' | 'DELETE_REQUESTED';
-  createTime: string;
-  updateTime: string;
-}
-
-export interface CatalogApi {
-  api: string;
-  title?: string;
-  description?: string;
-}
-
-export interface EnabledApi {
-  api: string;
-  state: 'ENABLED' | 'DISABLED';
-  quota?: { requestsPerMinute?: number };
-  title?: string;
-  updateTime?: string;
-}
-
-export interface AndroidApp {
-  packageName: string;
-  sha1Fingerprint: string;
-}
-
-export interface KeyRestrictions {
-  services?: string[];
-  allowedIps?: string[];
-  allowedReferrers?: string[];
-  androidApps?: AndroidApp[];
-  iosBundleIds?: string[];
-}
-
-export interface ApiKey {
-  keyId: string;
-  displayName?: string;
-  hint?: string;
-  restrictions?: KeyRestrictions;
-  createTime: string;
-  updateTime?: string;
-  lastUsedTime?: string | null;
-  expireTime?: string | null;
-  deleteTime?: string | null;
-  /** Present only in the answer to create and rotate: shown once. */
-  keyString?: string;
-}
-
-export interface OAuthClient {
-  clientId: string;
-  clientName?: string;
-  redirectUris: string[];
-  grantTypes: string[];
-  tokenEndpointAuthMethod: string;
-  createTime: string;
-  /** Present only in the answer to create (confidential clients): shown once. */
-  clientSecret?: string;
-}
-
-export interface ClientSecret {
-  secretId: string;
-  displayName?: string;
-  hint: string;
-  state: 'ACTIVE' | 'EXPIRED' | 'REVOKED';
-  createTime: string;
-  expireTime?: string;
-  revokeTime?: string;
-  lastUsedTime?: string;
-  /** Present only in the answer to create: shown once. */
-  clientSecret?: string;
-}
-
-export interface AuditEntry {
-  auditId: string;
-  actor: string;
-  action: string;
-  resourceType: string;
-  resourceId: string;
-  projectId?: string;
-  details: Record<string, unknown>;
-  createTime: string;
-}
-
-export interface AccountToken {
-  tokenId: string;
-  accountId: string;
-  hint: string;
-  createTime: string;
-  revokeTime?: string;
-}
+/** One entry of `restrictions.androidApps`. */
+export type AndroidApp = NonNullable<KeyRestrictions['androidApps']>[number];

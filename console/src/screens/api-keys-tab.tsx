@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { apiKeysApi, apisApi } from '../api/endpoints.ts';
-import type { ApiKey } from '../api/api-types.ts';
+import type { ApiKey, CreatedApiKey } from '../api/api-types.ts';
 import { useConsole } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
@@ -12,15 +12,6 @@ import { SecretDialog } from '../ui/secret-dialog.tsx';
 import { CreateApiKeyDialog } from './create-api-key-dialog.tsx';
 import { RotateApiKeyDialog } from './rotate-api-key-dialog.tsx';
 import { restrictionSummary } from './key-restrictions-summary.ts';
-
-type KeyState = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
-
-function stateOf(key: ApiKey & { state?: KeyState }): KeyState {
-  if (key.state) return key.state;
-  if (key.deleteTime) return 'REVOKED';
-  if (key.expireTime && new Date(key.expireTime).getTime() < Date.now()) return 'EXPIRED';
-  return 'ACTIVE';
-}
 
 export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnly: boolean }): JSX.Element {
   const { api, notify } = useConsole();
@@ -34,7 +25,7 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
   const [rotating, setRotating] = useState<ApiKey>();
   const [editing, setEditing] = useState<ApiKey>();
   const [revoking, setRevoking] = useState<ApiKey>();
-  const [secret, setSecret] = useState<{ key: ApiKey; title: string; note?: string }>();
+  const [secret, setSecret] = useState<{ key: CreatedApiKey; title: string; note?: string }>();
   const list = keys.data ?? [];
 
   const createButton = !readOnly && (
@@ -78,7 +69,7 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
             </thead>
             <tbody>
               {list.map((key) => {
-                const state = stateOf(key);
+                const { state } = key;
                 const name = key.displayName || key.keyId;
                 return (
                   <tr key={key.keyId} class={state !== 'ACTIVE' ? 'row-muted' : ''}>
@@ -145,7 +136,7 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
           services={catalog.data ?? []}
           editing={editing}
           onClose={() => setEditing(undefined)}
-          onCreated={(key) => {
+          onSaved={(key) => {
             setEditing(undefined);
             notify(`Key ${key.displayName || key.keyId} saved.`);
             void keys.reload();

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { oauthApi } from '../api/endpoints.ts';
-import type { ClientSecret, OAuthClient } from '../api/api-types.ts';
+import type { ClientSecret, ClientSecretCreated, OAuthClient } from '../api/api-types.ts';
 import { useConsole } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
@@ -18,7 +18,7 @@ export function ClientSecretsPanel(props: { id: string; projectId: string; clien
   const secrets = useResource(() => oauthApi.secrets(api, props.projectId, props.client.clientId), [props.client.clientId]);
   const [adding, setAdding] = useState(false);
   const [addError, setAddError] = useState<Error>();
-  const [created, setCreated] = useState<ClientSecret>();
+  const [created, setCreated] = useState<ClientSecretCreated>();
   const [revoking, setRevoking] = useState<ClientSecret>();
 
   const add = async () => {

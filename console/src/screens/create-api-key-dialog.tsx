@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { apiKeysApi } from '../api/endpoints.ts';
-import type { AndroidApp, ApiKey, CatalogApi } from '../api/api-types.ts';
+import type { AndroidApp, ApiKey, ApiName, CatalogApi, CreatedApiKey } from '../api/api-types.ts';
 import { buildCreateKeyBody, formOf, restrictionProblems, type AppRestriction } from './create-key-body.ts';
 import { useConsole } from '../session.ts';
 import { Dialog } from '../ui/dialog.tsx';
@@ -28,14 +28,12 @@ const EXPIRY = [
 export function CreateApiKeyDialog(props: {
   projectId: string;
   services: Array<CatalogApi & { enabled: boolean }>;
-  editing?: ApiKey;
   onClose(): void;
-  onCreated(key: ApiKey): void;
-}): JSX.Element {
+} & ({ editing?: undefined; onCreated(key: CreatedApiKey): void } | { editing: ApiKey; onSaved(key: ApiKey): void })): JSX.Element {
   const { api } = useConsole();
   const initial = formOf(props.editing);
   const [displayName, setDisplayName] = useState(initial.displayName);
-  const [services, setServices] = useState<string[]>(() => initial.services ?? props.services.filter((s) => s.enabled).map((s) => s.api));
+  const [services, setServices] = useState<ApiName[]>(() => initial.services ?? props.services.filter((s) => s.enabled).map((s) => s.api));
   const [kind, setKind] = useState<AppRestriction>(initial.kind);
   const [ips, setIps] = useState(initial.ips);
   const [referrers, setReferrers] = useState(initial.referrers);
@@ -48,16 +46,16 @@ export function CreateApiKeyDialog(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
 
-  const toggleService = (name: string, on: boolean) => setServices((s) => (on ? [...s, name] : s.filter((x) => x !== name)));
+  const toggleService = (name: ApiName, on: boolean) => setServices((s) => (on ? [...s, name] : s.filter((x) => x !== name)));
 
   const submit = async () => {
     setBusy(true);
     setError(undefined);
     try {
       const body = buildCreateKeyBody({ displayName, services, kind, ips, referrers, android, ios, expiry, customDate });
-      if (editing) {
+      if (props.editing) {
         const { expireTime: _unchanged, ...changes } = body;
-        props.onCreated(await apiKeysApi.update(api, props.projectId, editing.keyId, { ...changes, displayName: displayName.trim() || editing.keyId }));
+        props.onSaved(await apiKeysApi.update(api, props.projectId, props.editing.keyId, { ...changes, displayName: displayName.trim() || props.editing.keyId }));
       } else props.onCreated(await apiKeysApi.create(api, props.projectId, body));
     } catch (err) {
       setError(err as Error);

@@ -1,5 +1,4 @@
-import type { CreateKeyBody } from '../api/endpoints.ts';
-import type { AndroidApp, ApiKey, KeyRestrictions } from '../api/api-types.ts';
+import type { AndroidApp, ApiKey, ApiName, CreateApiKeyBody, KeyRestrictions, RestrictionsInput } from '../api/api-types.ts';
 import { isAndroidPackage, isIosBundleId, isReferrerPattern, isSha1Fingerprint } from './key-restriction-rules.ts';
 import { splitList } from '../ui/format.ts';
 
@@ -9,7 +8,7 @@ export type AppRestriction = 'none' | 'ips' | 'referrers' | 'android' | 'ios';
 /** Builds the create body from the form (pure, so the shape sent is easy to read and test). */
 export function buildCreateKeyBody(form: {
   displayName: string;
-  services: string[];
+  services: ApiName[];
   kind: AppRestriction;
   ips: string;
   referrers: string;
@@ -18,8 +17,8 @@ export function buildCreateKeyBody(form: {
   expiry: string;
   customDate: string;
   now?: number;
-}): CreateKeyBody {
-  const restrictions: KeyRestrictions = { services: form.services };
+}): CreateApiKeyBody {
+  const restrictions: RestrictionsInput = { services: form.services };
   if (form.kind === 'ips') restrictions.allowedIps = splitList(form.ips);
   if (form.kind === 'referrers') restrictions.allowedReferrers = splitList(form.referrers);
   if (form.kind === 'android') restrictions.androidApps = form.android.filter((a) => a.packageName.trim() || a.sha1Fingerprint.trim()).map((a) => ({ packageName: a.packageName.trim(), sha1Fingerprint: a.sha1Fingerprint.trim() }));
@@ -78,8 +77,8 @@ export function restrictionProblems(kind: AppRestriction, form: { ips: string; r
 }
 
 /** The form's starting point for an existing key (edit), or a new one. */
-export function formOf(key?: ApiKey): { displayName: string; services?: string[]; kind: AppRestriction; ips: string; referrers: string; android: AndroidApp[]; ios: string } {
-  const r = key?.restrictions ?? {};
+export function formOf(key?: ApiKey): { displayName: string; services?: ApiName[]; kind: AppRestriction; ips: string; referrers: string; android: AndroidApp[]; ios: string } {
+  const r: Partial<KeyRestrictions> = key?.restrictions ?? {};
   const kind: AppRestriction = r.allowedIps?.length ? 'ips' : r.allowedReferrers?.length ? 'referrers' : r.androidApps?.length ? 'android' : r.iosBundleIds?.length ? 'ios' : 'none';
   return {
     displayName: key?.displayName ?? '',

@@ -1,30 +1,30 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { oauthApi } from '../api/endpoints.ts';
-import type { OAuthClient } from '../api/api-types.ts';
+import type { AuthMethod, GrantType, OAuthClientCreated } from '../api/api-types.ts';
 import { useConsole } from '../session.ts';
 import { Dialog } from '../ui/dialog.tsx';
 import { ErrorBanner, Spinner } from '../ui/feedback.tsx';
 import { splitList } from '../ui/format.ts';
 
-const GRANTS = [
+const GRANTS: Array<{ value: GrantType; label: string; hint: string }> = [
   { value: 'authorization_code', label: 'Authorization code', hint: 'Users sign in (with PKCE)' },
   { value: 'refresh_token', label: 'Refresh token', hint: 'Long-lived sessions' },
   { value: 'client_credentials', label: 'Client credentials', hint: 'Server to server' },
 ];
 
-const AUTH_METHODS = [
+const AUTH_METHODS: Array<{ value: AuthMethod; label: string }> = [
   { value: 'client_secret_basic', label: 'Client secret (HTTP Basic)' },
   { value: 'client_secret_post', label: 'Client secret (form body)' },
   { value: 'none', label: 'None — public client (PKCE only)' },
 ];
 
-export function CreateOAuthClientDialog(props: { projectId: string; onClose(): void; onCreated(client: OAuthClient): void }): JSX.Element {
+export function CreateOAuthClientDialog(props: { projectId: string; onClose(): void; onCreated(client: OAuthClientCreated): void }): JSX.Element {
   const { api } = useConsole();
   const [clientName, setClientName] = useState('');
   const [redirects, setRedirects] = useState('');
-  const [grants, setGrants] = useState<string[]>(['authorization_code']);
-  const [method, setMethod] = useState('client_secret_basic');
+  const [grants, setGrants] = useState<GrantType[]>(['authorization_code']);
+  const [method, setMethod] = useState<AuthMethod>('client_secret_basic');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
 
@@ -84,7 +84,7 @@ export function CreateOAuthClientDialog(props: { projectId: string; onClose(): v
       </fieldset>
       <div class="field">
         <label for="client-auth">Token endpoint authentication</label>
-        <select id="client-auth" value={method} onChange={(e) => setMethod(e.currentTarget.value)}>
+        <select id="client-auth" value={method} onChange={(e) => setMethod(e.currentTarget.value as AuthMethod)}>
           {AUTH_METHODS.map((m) => <option key={m.value} value={m.value}>{m.label}</option>)}
         </select>
       </div>

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { oauthApi } from '../api/endpoints.ts';
-import type { OAuthClient } from '../api/api-types.ts';
+import type { OAuthClient, OAuthClientCreated } from '../api/api-types.ts';
 import { useConsole } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
@@ -18,7 +18,7 @@ export function OAuthClientsTab({ projectId, readOnly }: { projectId: string; re
   const clients = useResource(() => oauthApi.list(api, projectId), [projectId]);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<OAuthClient>();
-  const [created, setCreated] = useState<OAuthClient>();
+  const [created, setCreated] = useState<OAuthClientCreated>();
   const [open, setOpen] = useState<string>();
   const list = clients.data ?? [];
 

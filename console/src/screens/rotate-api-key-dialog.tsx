@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { apiKeysApi } from '../api/endpoints.ts';
-import type { ApiKey } from '../api/api-types.ts';
+import type { ApiKey, RotatedApiKey } from '../api/api-types.ts';
 import { useConsole } from '../session.ts';
 import { Dialog } from '../ui/dialog.tsx';
 import { ErrorBanner, Spinner } from '../ui/feedback.tsx';
@@ -15,7 +15,7 @@ const GRACE = [
 ];
 
 /** Rotation issues a new secret; the old one keeps working for the chosen grace period (Stripe's "roll key"). */
-export function RotateApiKeyDialog(props: { projectId: string; apiKey: ApiKey; onClose(): void; onRotated(key: ApiKey, note: string): void }): JSX.Element {
+export function RotateApiKeyDialog(props: { projectId: string; apiKey: ApiKey; onClose(): void; onRotated(key: RotatedApiKey, note: string): void }): JSX.Element {
   const { api } = useConsole();
   const [grace, setGrace] = useState(86400);
   const [busy, setBusy] = useState(false);
@@ -26,8 +26,7 @@ export function RotateApiKeyDialog(props: { projectId: string; apiKey: ApiKey; o
     setError(undefined);
     try {
       const key = await apiKeysApi.rotate(api, props.projectId, props.apiKey.keyId, grace);
-      const until = (key as ApiKey & { previousKeyExpireTime?: string }).previousKeyExpireTime;
-      props.onRotated(key, grace === 0 ? 'The previous secret no longer works.' : `The previous secret keeps working until ${formatDateTime(until ?? new Date(Date.now() + grace * 1000).toISOString())}.`);
+      props.onRotated(key, grace === 0 ? 'The previous secret no longer works.' : `The previous secret keeps working until ${formatDateTime(key.previousKeyExpireTime)}.`);
     } catch (err) {
       setError(err as Error);
       setBusy(false);

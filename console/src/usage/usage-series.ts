@@ -1,42 +1,4 @@
-/** Latency percentiles of `GET /api/projects/{p}/usage` (from the server's histogram). */
-export interface Latency {
-  samples: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-}
-
-/** One row of `GET /api/projects/{p}/usage`: counters of one UTC day, api (key with `groupBy=key`) and outcome. */
-export interface UsageEntry {
-  date: string;
-  api: string;
-  key?: string;
-  outcome: 'ok' | 'client_error' | 'server_error';
-  requests: number;
-  images: number;
-  latency?: Latency;
-}
-
-interface Counts {
-  requests: number;
-  images: number;
-  errors: number;
-  /** Successful requests that read images. */
-  latency?: Latency;
-}
-
-/** One api's totals over the range; `keys` with `groupBy=key`. */
-export interface UsageTotal extends Counts {
-  api: string;
-  keys?: Array<Counts & { key: string; displayName?: string; revoked?: boolean }>;
-}
-
-export interface UsageResponse {
-  from: string;
-  to: string;
-  usage: UsageEntry[];
-  totals: UsageTotal[];
-}
+import type { UsageEntry } from '../api/api-types.ts';
 
 /** The server's buckets for requests without an API key. */
 const KEYLESS: Record<string, string> = { console: 'Console playground', none: 'No API key' };

@@ -7,7 +7,8 @@ import { useResource } from '../use-resource.ts';
 import { Badge, EmptyState, ErrorBanner, SkeletonRows } from '../ui/feedback.tsx';
 import { formatNumber } from '../ui/format.ts';
 import { BarChart } from './bar-chart.tsx';
-import { formatLatency, lastDays, toSeries, usageKeyLabel, type UsageResponse, type UsageTotal } from './usage-series.ts';
+import type { UsageResponse, UsageTotal } from '../api/api-types.ts';
+import { formatLatency, lastDays, toSeries, usageKeyLabel } from './usage-series.ts';
 
 const RANGES = [7, 30, 90];
 
