@@ -2,10 +2,10 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../credentials/new-id.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { decodePageToken, toPage, DEFAULT_PAGE_SIZE, type PageQuery } from '../shared/pagination.ts';
 import type { OAuthClientsTable } from './oauth-clients-tables.ts';
-import type { Actor, OAuthClient, OAuthClientCreated } from './oauth-clients-schemas.ts';
+import type { OAuthClient, OAuthClientCreated } from './oauth-clients-schemas.ts';
 import {
   assertValidClientMetadata,
   isConfidential,

@@ -174,9 +174,3 @@ export const ClientSecretList = Type.Object({
   secrets: Type.Array(ClientSecret),
   nextPageToken: Type.Optional(Type.String()),
 });
-
-/** Who makes a change, for the audit log: the principal's account and `actorOf(principal)`. */
-export interface Actor {
-  accountId: string;
-  actor: string;
-}
