@@ -205,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // lease is released for the next node.
   app.addHook('preClose', async () => runner.stop());
   app.addHook('onClose', async () => documents.close());
-  const operations = { db: database.db, repo: operationsRepo, store, runner, allowCancel: config.operations.allowCancel };
+  const operations = { repo: operationsRepo, store, runner, allowCancel: config.operations.allowCancel };
   await app.register(visionRoutes, { ...vision, keyVerifier: cluster.verifier, fileDeps, operations });
   await app.register(gcsJsonRoutes, { store, keyVerifier: cluster.verifier, maxObjectBytes: config.files.maxBytes });
   await app.register(ocrPlaygroundRoutes, { ...vision, ...platform, projectApis, fileDeps });
