@@ -72,7 +72,7 @@ export function toOAuthClient(row: OAuthClientRow): OAuthClient {
 }
 
 /** The client, only if it belongs to `projectId` (tenant isolation: any other answer is 404). */
-export async function findClientRow(db: Db, projectId: string, clientId: string): Promise<OAuthClientRow> {
+async function findClientRow(db: Db, projectId: string, clientId: string): Promise<OAuthClientRow> {
   const row = await db
     .selectFrom('oauth_clients')
     .selectAll()
