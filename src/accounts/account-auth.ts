@@ -58,7 +58,7 @@ function apiKeyElsewhere(request: FastifyRequest): boolean {
 
 /** An `onRequest` hook resolving `Authorization: Bearer <account token>` to `request.principal`. */
 export function accountAuth(deps: { db: Kysely<Database>; pepper?: string }): onRequestAsyncHookHandler {
-  const accounts = createAccountsRepository(deps.db, deps.pepper);
+  const accounts = createAccountsRepository(deps.db, { pepper: deps.pepper });
   return async function authenticateAccount(request) {
     const credential = bearerOf(request);
     if (credential === undefined) {

@@ -99,7 +99,8 @@ function normaliseExpireTime(expireTime: string | undefined): string | undefined
 }
 
 /** Secrets of a project's OAuth clients: add (shown once), list (hints only), revoke. */
-export function createClientSecretsRepository(db: Kysely<Database>, pepper?: string) {
+export function createClientSecretsRepository(db: Kysely<Database>, deps: { pepper?: string } = {}) {
+  const { pepper } = deps;
   return {
     /** At most `MAX_ACTIVE_SECRETS` active secrets per client; public clients (`none`) have none. */
     async add(

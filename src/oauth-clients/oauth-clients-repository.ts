@@ -87,7 +87,8 @@ async function findClientRow(db: Db, projectId: string, clientId: string): Promi
  * OAuth clients of a project. Every call takes the `projectId` the caller already resolved from the
  * principal (`loadOwnedProject`); mutations write their audit entry in the same transaction.
  */
-export function createOAuthClientsRepository(db: Kysely<Database>, pepper?: string) {
+export function createOAuthClientsRepository(db: Kysely<Database>, deps: { pepper?: string } = {}) {
+  const { pepper } = deps;
   return {
     /** Creates a client; a confidential one (auth method ≠ none) gets its first secret, returned this once. */
     async create(actor: Actor, projectId: string, input: ClientMetadataInput): Promise<OAuthClientCreated> {

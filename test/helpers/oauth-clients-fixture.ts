@@ -22,7 +22,7 @@ export interface OAuthFixture {
 export async function oauthFixture(t: TestContext, dialect: Dialect, env: Env = {}): Promise<OAuthFixture> {
   const { app, database } = await buildTestApp(t, dialect, env);
   const db = database.db;
-  const accounts = createAccountsRepository(db, env.SECRET_PEPPER);
+  const accounts = createAccountsRepository(db, { pepper: env.SECRET_PEPPER });
   const a = await accounts.createAccount('acme');
   const b = await accounts.createAccount('globex');
   const projects = createProjectsRepository(db);
