@@ -14,8 +14,11 @@ import { createKeyVerifier } from './api-keys/key-verifier.ts';
 import { KEY_RESTRICTION_FORMATS, keyRestrictionFormats } from './api-keys/key-restriction-formats.ts';
 import { auditRoutes } from './audit/audit-routes.ts';
 import { accountTokensRoutes } from './accounts/account-tokens-routes.ts';
+import { createProjectsRepository } from './projects/projects-repository.ts';
 import { projectsRoutes } from './projects/projects-routes.ts';
+import { createProjectApisRepository } from './projects/project-apis-repository.ts';
 import { projectApisRoutes } from './projects/project-apis-routes.ts';
+import { createApiKeysRepository } from './api-keys/api-keys-repository.ts';
 import { apiKeysRoutes } from './api-keys/api-keys-routes.ts';
 import { oauthClientsRoutes } from './oauth-clients/oauth-clients-routes.ts';
 import { rateLimiterFor } from './rate-limit/rate-limiter-for-config.ts';
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     onReceived: (message) => metrics.invalidationsReceived.inc({ kind: message.kind }),
   });
+  // Handed explicitly to whatever verifies or invalidates; the decorator is for tests (flush, verify).
   app.decorate('keyVerifier', cluster.verifier);
   app.addHook('onReady', () => cluster.start());
   app.addHook('onClose', () => cluster.close());
@@ -147,11 +151,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', () => rateLimits.ready());
   app.addHook('onClose', () => rateLimits.close());
 
+  // Repositories whose changes the key verifier caches: each empties it (this node at once, the others
+  // by NOTIFY) after its transaction commits. Every mutation writes its audit row in that transaction.
+  const keyCache = cluster.verifier;
+  const projects = createProjectsRepository(database.db, { keyCache });
+  const projectApis = createProjectApisRepository(database.db, { defaultRequestsPerMinute: config.defaultRequestsPerMinute, keyCache });
+  const apiKeys = createApiKeysRepository(database.db, { pepper: config.secretPepper, projectApis, keyCache });
+
   // Feature routes, in the order a user meets them.
   const platform = { db: database.db, pepper: config.secretPepper };
-  await app.register(projectsRoutes, platform);
-  await app.register(projectApisRoutes, { ...platform, defaultRequestsPerMinute: config.defaultRequestsPerMinute });
-  await app.register(apiKeysRoutes, platform);
+  await app.register(projectsRoutes, { ...platform, projects });
+  await app.register(projectApisRoutes, { ...platform, projectApis });
+  await app.register(apiKeysRoutes, { ...platform, apiKeys });
   await app.register(auditRoutes, platform);
   await app.register(accountTokensRoutes, platform);
   await app.register(oauthClientsRoutes, { db: database.db, pepper: config.secretPepper });
@@ -197,10 +208,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // lease is released for the next node.
   app.addHook('preClose', async () => runner.stop());
   app.addHook('onClose', async () => documents.close());
-  const operations = { db: database.db, repo: operationsRepo, store, runner, allowCancel: config.operations.allowCancel };
-  await app.register(visionRoutes, { ...vision, keyVerifier: app.keyVerifier, fileDeps, operations });
-  await app.register(gcsJsonRoutes, { store, keyVerifier: app.keyVerifier, maxObjectBytes: config.files.maxBytes });
-  await app.register(ocrPlaygroundRoutes, { ...vision, ...platform, fileDeps });
+  const operations = { repo: operationsRepo, store, runner, allowCancel: config.operations.allowCancel };
+  await app.register(visionRoutes, { ...vision, keyVerifier: cluster.verifier, fileDeps, operations });
+  await app.register(gcsJsonRoutes, { store, keyVerifier: cluster.verifier, maxObjectBytes: config.files.maxBytes });
+  await app.register(ocrPlaygroundRoutes, { ...vision, ...platform, projectApis, fileDeps });
   await app.register(usageRoutes, platform);
   await app.register(operationsConsoleRoutes, { ...platform, repo: operationsRepo });
   // The web console (static single-page app at /console) and the token introspection it signs in with.

@@ -180,7 +180,7 @@ test('a server killed with SIGKILL in the middle of a 12-page job: the restarted
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-kill-'));
   const setup = createDatabase(`sqlite://${path.join(dataDir, 'legible.db')}`);
   await migrateToLatest(setup.db);
-  const { secret: token } = await createAccountsRepository(setup.db, CLUSTER_PEPPER).createAccount('killer', 'cli');
+  const { secret: token } = await createAccountsRepository(setup.db, { pepper: CLUSTER_PEPPER }).createAccount('killer', 'cli');
   await setup.destroy();
   const env = { DATA_DIR: dataDir, OPERATION_LEASE_MS: '1500', OPERATION_POLL_MS: '100', OCR_WARM: 'false' };
 

@@ -22,7 +22,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-bench-files-'));
 const dbUrl = `sqlite://${path.join(dir, 'legible.db')}`;
 const setup = createDatabase(dbUrl);
 await migrateToLatest(setup.db);
-const { secret: token } = await createAccountsRepository(setup.db, undefined).createAccount('bench');
+const { secret: token } = await createAccountsRepository(setup.db).createAccount('bench');
 await setup.destroy();
 const app = await buildApp({ config: loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dir, DATABASE_URL: dbUrl, OPERATION_POLL_MS: '50' }), database: createDatabase(dbUrl) });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -36,7 +36,7 @@ export async function createStore(): Promise<BenchStore> {
     u.pathname = `/${name}`;
     const handle = createDatabase(u.toString());
     await migrateToLatest(handle.db);
-    const { secret } = await createAccountsRepository(handle.db, PEPPER).createAccount(accountId);
+    const { secret } = await createAccountsRepository(handle.db, { pepper: PEPPER }).createAccount(accountId);
     await handle.destroy();
     return {
       env: { DATABASE_URL: u.toString(), ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: `${name}:` } : {}) },
@@ -53,7 +53,7 @@ export async function createStore(): Promise<BenchStore> {
   const dir = fs.mkdtempSync(path.join(ROOT, '.tmp-bench-'));
   const handle = createDatabase(`sqlite://${path.join(dir, 'legible.db')}`);
   await migrateToLatest(handle.db);
-  const { secret } = await createAccountsRepository(handle.db, PEPPER).createAccount(accountId);
+  const { secret } = await createAccountsRepository(handle.db, { pepper: PEPPER }).createAccount(accountId);
   await handle.destroy();
   return { env: { DATA_DIR: dir }, token: secret, accountId, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,14 +1,13 @@
 /**
  * Account-token authentication for setup routes. Usage, in a route plugin:
  *
- *   export const widgetRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string }> = async (app, { db, pepper }) => {
+ *   export const widgetRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string; widgets: WidgetsRepository }> = async (app, { db, pepper, widgets }) => {
  *     app.addHook('onRequest', accountAuth({ db, pepper }));       // every route of this plugin
- *     app.get('/api/projects/:project/widgets', { schema: { tags: ['widgets'], security: ACCOUNT_TOKEN_SECURITY, … } },
+ *     app.post('/api/projects/:project/widgets', { schema: { tags: ['widgets'], security: ACCOUNT_TOKEN_SECURITY, … } },
  *       async (request) => {
  *         const principal = requirePrincipal(request);             // { accountId, tokenId }
  *         const project = await loadOwnedProject(db, principal, request.params.project, { requireActive: true });
- *         await db.transaction().execute(async (trx) => { …; await recordAudit(trx, { accountId: principal.accountId,
- *           actor: actorOf(principal), action: 'widget.create', resourceType: 'widget', resourceId, projectId: project.projectId }); });
+ *         return widgets.create(auditActor(principal), project.projectId, request.body); // the change and its audit row
  *       });
  *   };
  *
@@ -24,6 +23,7 @@ import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { digestsEqual, hashSecret, parseSecret } from '../credentials/secret-format.ts';
 import { bearerCredential } from '../credentials/bearer-credential.ts';
+import type { Actor } from '../audit/audit-log.ts';
 import { createAccountsRepository } from './accounts-repository.ts';
 
 export interface Principal {
@@ -58,7 +58,7 @@ function apiKeyElsewhere(request: FastifyRequest): boolean {
 
 /** An `onRequest` hook resolving `Authorization: Bearer <account token>` to `request.principal`. */
 export function accountAuth(deps: { db: Kysely<Database>; pepper?: string }): onRequestAsyncHookHandler {
-  const accounts = createAccountsRepository(deps.db, deps.pepper);
+  const accounts = createAccountsRepository(deps.db, { pepper: deps.pepper });
   return async function authenticateAccount(request) {
     const credential = bearerOf(request);
     if (credential === undefined) {
@@ -89,6 +89,11 @@ export function requirePrincipal(request: FastifyRequest): Principal {
 /** Audit `actor` for a principal. */
 export function actorOf(principal: Principal): string {
   return `token:${principal.tokenId}`;
+}
+
+/** The principal as the `actor` a repository mutation records in its audit row. */
+export function auditActor(principal: Principal): Actor {
+  return { accountId: principal.accountId, actor: actorOf(principal) };
 }
 
 /** `/api/accounts/{account}/…` is only visible to that account's tokens; others get 404. */

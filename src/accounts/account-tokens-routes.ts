@@ -21,7 +21,7 @@ const common = { tags: ['accounts'], security: ACCOUNT_TOKEN_SECURITY };
 export const accountTokensRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string }> = async (app, { db, pepper }) => {
   app.addHook('onRequest', accountAuth({ db, pepper }));
   app.addHook('preValidation', emptyBodyAsObject);
-  const accounts = createAccountsRepository(db, pepper);
+  const accounts = createAccountsRepository(db, { pepper });
 
   app.get<{ Params: AccountParams; Querystring: Static<typeof ListQuery> }>(
     '/api/accounts/:account/tokens',

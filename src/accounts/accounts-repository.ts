@@ -42,7 +42,8 @@ async function insertToken(db: Db, accountId: string, pepper: string | undefined
  * The account store, shared by the CLI (which creates accounts and tokens) and the account-token
  * authentication of setup routes. Each mutation commits with its audit entry.
  */
-export function createAccountsRepository(db: Kysely<Database>, pepper?: string) {
+export function createAccountsRepository(db: Kysely<Database>, deps: { pepper?: string } = {}) {
+  const { pepper } = deps;
   return {
     /** A new account and its first token (the secret is returned here only). */
     async createAccount(accountId: string, actor = 'cli'): Promise<{ account: Account; token: AccountToken; secret: string }> {

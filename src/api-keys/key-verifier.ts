@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { hashSecret, parseSecret } from '../credentials/secret-format.ts';
 import { bearerCredential } from '../credentials/bearer-credential.ts';
 import { API_NAMES, type ApiName } from '../projects/api-catalog.ts';
+import type { KeyCacheInvalidation } from '../shared/key-cache-invalidation.ts';
 import { compileRestrictions, type CompiledRestrictions } from './key-restrictions.ts';
 import type { KeyRestrictions } from './api-keys-schemas.ts';
 import { CREDENTIALS_MISSING, KEY_EXPIRED, KEY_INVALID, NOT_AN_API_KEY, refusal, serviceRefusal, type KeyRefusal } from './key-refusals.ts';
@@ -26,8 +27,10 @@ import { CREDENTIALS_MISSING, KEY_EXPIRED, KEY_INVALID, NOT_AN_API_KEY, refusal,
  * Cache: entries by a SHA-256 of the secret, bounded (`maxEntries`), each trusted for `cacheTtlMs`
  * (default 5 s, 0 disables). The peppered HMAC the store is searched by is computed on a miss only:
  * a one-shot SHA-256 costs a fraction of it, and the cache still never holds a plaintext key.
- * Every mutation route on this node calls `invalidateKey`/`invalidateProject`, so a revocation is
- * never served from this node's cache; other nodes see it within `cacheTtlMs`.
+ * The repositories that change what it caches (api keys, projects, project apis) call
+ * `invalidateKey`/`invalidateProject` after their transaction commits (`KeyCacheInvalidation`, wired
+ * in `app.ts`), so a revocation is never served from this node's cache; other nodes hear it by NOTIFY
+ * (`src/cluster/`), or within `cacheTtlMs` at worst.
  * Expiry (key and rotated-out secret) is checked against the clock on every hit.
  */
 export interface KeyRequestContext {
@@ -51,11 +54,9 @@ export interface VerifiedKey {
 
 export type KeyOutcome = { readonly ok: true; readonly key: VerifiedKey } | KeyRefusal;
 
-export interface KeyVerifier {
+export interface KeyVerifier extends KeyCacheInvalidation {
   /** Resolves the request's key for `api` (see the order above); rejects only when the store fails. */
   verify(ctx: KeyRequestContext, api: ApiName): Promise<KeyOutcome>;
-  invalidateProject(projectId: string): void;
-  invalidateKey(keyId: string): void;
   /** Empties the whole cache (cluster: on (re)connecting the invalidation listener, and while it is down). */
   invalidateAll(): void;
   /** Writes pending `lastUsedTime`s now (also runs every `lastUsedFlushMs` and on close). */
@@ -286,7 +287,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Created in `app.ts`; mutation routes call its `invalidate*` after committing. */
+    /** Created in `app.ts` and handed explicitly to the repositories and routes that use it; decorated for tests. */
     keyVerifier: KeyVerifier;
   }
 }

@@ -17,6 +17,9 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+/** Who makes a change: the account it is recorded under and its `actor` (`actorOf(principal)`, `cli`, `api_key:<keyId>`). */
+export type Actor = Pick<AuditEntry, 'accountId' | 'actor'>;
+
 export interface AuditRecord extends Required<Omit<AuditEntry, 'projectId'>> {
   auditId: string;
   projectId?: string;
@@ -24,8 +27,8 @@ export interface AuditRecord extends Required<Omit<AuditEntry, 'projectId'>> {
 }
 
 /**
- * Appends one audit entry. Call it with the transaction of the mutation it describes, so the
- * change and its record commit (or roll back) together.
+ * Appends one audit entry. Only repositories call it, with the transaction of the mutation it
+ * describes, so the change and its record commit (or roll back) together.
  * @example await db.transaction().execute(async (trx) => { …; await recordAudit(trx, { accountId, actor, action: 'project.create', resourceType: 'project', resourceId }); });
  */
 export async function recordAudit(db: Kysely<Database> | Transaction<Database>, entry: AuditEntry): Promise<void> {

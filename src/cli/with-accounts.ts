@@ -13,7 +13,7 @@ export async function withAccounts<T>(config: Config, fn: (accounts: AccountsRep
   const database = createDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database.db);
-    return await fn(createAccountsRepository(database.db, config.secretPepper));
+    return await fn(createAccountsRepository(database.db, { pepper: config.secretPepper }));
   } catch (err) {
     if (err instanceof AppError) throw new CliError(err.message, err.code === 'NOT_FOUND' ? 3 : err.code === 'ALREADY_EXISTS' ? 4 : 2);
     throw err;

@@ -19,7 +19,7 @@ export interface ClusterInvalidationDeps {
 
 export interface ClusterInvalidation {
   /**
-   * The verifier the app decorates as `app.keyVerifier`: its `invalidateKey`/`invalidateProject`
+   * The verifier `app.ts` hands to the repositories and key-authenticated routes: its `invalidateKey`/`invalidateProject`
    * empty this node's cache at once and `NOTIFY` every other node.
    */
   readonly verifier: KeyVerifier;
@@ -32,8 +32,8 @@ const PUBLISH_ATTEMPTS = 3;
 
 /**
  * Cross-node cache invalidation on PostgreSQL LISTEN/NOTIFY (the invalidation broadcast Unkey
- * uses, on the database every node already shares). Mutation routes call `invalidate*` after their
- * transaction committed, so the NOTIFY is sent after the commit. Bound: typically milliseconds;
+ * uses, on the database every node already shares). Repositories call `invalidate*` after their
+ * transaction committed (`app.ts` hands them this verifier), so the NOTIFY is sent after the commit. Bound: typically milliseconds;
  * while the LISTEN connection is down the cache is emptied every `degradedClearMs` (500 ms) and
  * once more on reconnect (missed messages), so a revocation is never served longer than ~1 s.
  *

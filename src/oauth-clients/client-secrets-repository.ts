@@ -3,10 +3,10 @@ import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../credentials/new-id.ts';
 import { generateSecret, hashSecret } from '../credentials/secret-format.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { decodePageToken, toPage, DEFAULT_PAGE_SIZE, type PageQuery } from '../shared/pagination.ts';
 import type { OAuthClientSecretsTable } from './oauth-clients-tables.ts';
-import { MAX_ACTIVE_SECRETS, type Actor, type ClientSecret, type ClientSecretCreated, type SecretState } from './oauth-clients-schemas.ts';
+import { MAX_ACTIVE_SECRETS, type ClientSecret, type ClientSecretCreated, type SecretState } from './oauth-clients-schemas.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type ClientSecretRow = Selectable<OAuthClientSecretsTable>;
@@ -99,7 +99,8 @@ function normaliseExpireTime(expireTime: string | undefined): string | undefined
 }
 
 /** Secrets of a project's OAuth clients: add (shown once), list (hints only), revoke. */
-export function createClientSecretsRepository(db: Kysely<Database>, pepper?: string) {
+export function createClientSecretsRepository(db: Kysely<Database>, deps: { pepper?: string } = {}) {
+  const { pepper } = deps;
   return {
     /** At most `MAX_ACTIVE_SECRETS` active secrets per client; public clients (`none`) have none. */
     async add(

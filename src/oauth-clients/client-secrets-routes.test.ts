@@ -1,7 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import { DIALECTS } from '../../test/helpers/dialects.ts';
 import { generateSecret, hashSecret } from '../credentials/secret-format.ts';
-import { markProjectDeleted } from '../projects/projects-repository.ts';
 import { MAX_ACTIVE_SECRETS } from './oauth-clients-schemas.ts';
 import { verifyClientSecret } from './verify-client-secret.ts';
 import { envelope, oauthFixture, violatedFields, webClient, type OAuthFixture } from '../../test/helpers/oauth-clients-fixture.ts';
@@ -161,7 +160,7 @@ for (const dialect of DIALECTS) {
     const used = (await f.call('GET', `${base}/${client.clientId}/secrets`)).json().secrets[0];
     t.assert.ok(used.lastUsedTime, 'lastUsedTime is recorded');
 
-    await markProjectDeleted(f.db, 'acme-app');
+    t.assert.equal((await f.call('DELETE', '/api/projects/acme-app')).statusCode, 200);
     t.assert.deepEqual(await verifyClientSecret(f.db, client.clientId, s), { ok: false, code: 'CLIENT_UNKNOWN' });
   });
 

@@ -23,7 +23,7 @@ const security = ACCOUNT_TOKEN_SECURITY;
  * routes too (requirePrincipal fails closed otherwise).
  */
 export const clientSecretsRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string }> = async (app, { db, pepper }) => {
-  const secrets = createClientSecretsRepository(db, pepper);
+  const secrets = createClientSecretsRepository(db, { pepper });
 
   app.post<{ Params: ClientParams; Body: ClientSecretCreateBody }>(
     '/api/projects/:project/oauth-clients/:clientId/secrets',

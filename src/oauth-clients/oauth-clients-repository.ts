@@ -2,10 +2,10 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../credentials/new-id.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { decodePageToken, toPage, DEFAULT_PAGE_SIZE, type PageQuery } from '../shared/pagination.ts';
 import type { OAuthClientsTable } from './oauth-clients-tables.ts';
-import type { Actor, OAuthClient, OAuthClientCreated } from './oauth-clients-schemas.ts';
+import type { OAuthClient, OAuthClientCreated } from './oauth-clients-schemas.ts';
 import {
   assertValidClientMetadata,
   isConfidential,
@@ -72,7 +72,7 @@ export function toOAuthClient(row: OAuthClientRow): OAuthClient {
 }
 
 /** The client, only if it belongs to `projectId` (tenant isolation: any other answer is 404). */
-export async function findClientRow(db: Db, projectId: string, clientId: string): Promise<OAuthClientRow> {
+async function findClientRow(db: Db, projectId: string, clientId: string): Promise<OAuthClientRow> {
   const row = await db
     .selectFrom('oauth_clients')
     .selectAll()
@@ -87,7 +87,8 @@ export async function findClientRow(db: Db, projectId: string, clientId: string)
  * OAuth clients of a project. Every call takes the `projectId` the caller already resolved from the
  * principal (`loadOwnedProject`); mutations write their audit entry in the same transaction.
  */
-export function createOAuthClientsRepository(db: Kysely<Database>, pepper?: string) {
+export function createOAuthClientsRepository(db: Kysely<Database>, deps: { pepper?: string } = {}) {
+  const { pepper } = deps;
   return {
     /** Creates a client; a confidential one (auth method ≠ none) gets its first secret, returned this once. */
     async create(actor: Actor, projectId: string, input: ClientMetadataInput): Promise<OAuthClientCreated> {

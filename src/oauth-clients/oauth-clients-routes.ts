@@ -35,7 +35,7 @@ export const oauthClientsRoutes: FastifyPluginAsync<OAuthClientsRoutesOptions> =
   app.addHook('onRequest', accountAuth({ db, pepper }));
   // `POST …/secrets` (every field optional) and an empty PATCH work without a body.
   app.addHook('preValidation', emptyBodyAsObject);
-  const clients = createOAuthClientsRepository(db, pepper);
+  const clients = createOAuthClientsRepository(db, { pepper });
 
   app.post<{ Params: ProjectParams; Body: OAuthClientCreateBody }>(
     '/api/projects/:project/oauth-clients',

@@ -176,9 +176,3 @@ export const ClientSecretList = Type.Object({
   nextPageToken: Type.Optional(Type.String()),
 });
 export type ClientSecretList = Static<typeof ClientSecretList>;
-
-/** Who makes a change, for the audit log: the principal's account and `actorOf(principal)`. */
-export interface Actor {
-  accountId: string;
-  actor: string;
-}

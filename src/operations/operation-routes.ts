@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import { recordAudit } from '../audit/audit-log.ts';
+import type { Actor } from '../audit/audit-log.ts';
 import { newId } from '../credentials/new-id.ts';
-import type { Database } from '../db/tables.ts';
 import { AppError, type FieldViolation } from '../errors.ts';
 import { parseGsUri, type ObjectStore } from '../storage/object-store.ts';
 import { askError } from '../vision/annotate-images.ts';
@@ -25,7 +23,6 @@ import { storeRequest } from './operation-runner.ts';
 import type { OperationRow, OperationsRepository } from './operations-repository.ts';
 
 export interface OperationRoutesOptions {
-  db: Kysely<Database>;
   repo: OperationsRepository;
   store: ObjectStore;
   runner: OperationRunner;
@@ -50,6 +47,12 @@ async function checkOutput(store: ObjectStore, projectId: string, config: Output
   if (size < 0 || size > 100) throw invalid(`${field}.batchSize`, `${field}.batchSize must be between 1 and 100 (default 20).`);
 }
 
+/** The API key behind the request, as the actor of the audit row. */
+function keyActor(request: FastifyRequest): Actor {
+  const caller = request.visionCaller!;
+  return { accountId: caller.accountId ?? '', actor: caller.keyId ? `api_key:${caller.keyId}` : 'api_key' };
+}
+
 function locationOf(request: FastifyRequest): string | undefined {
   const fromPath = (request.params as { location?: string } | undefined)?.location;
   const parent = (request.body as { parent?: string } | undefined)?.parent;
@@ -66,7 +69,7 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
 
   async function start(request: FastifyRequest, kind: 'files' | 'images', body: unknown, details: Record<string, unknown>): Promise<OperationRow> {
     const caller = request.visionCaller!;
-    const row = await repo.create({
+    const row = await repo.create(keyActor(request), {
       operationId: newId('op').replace(/[^a-z0-9]/gi, '').toLowerCase(),
       projectId: caller.projectId,
       accountId: caller.accountId ?? '',
@@ -74,16 +77,7 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
       location: locationOf(request),
       kind,
       request: storeRequest(body),
-    });
-    await recordAudit(opts.db, {
-      accountId: caller.accountId ?? '',
-      actor: caller.keyId ? `api_key:${caller.keyId}` : 'api_key',
-      action: 'operation.create',
-      resourceType: 'operation',
-      resourceId: row.operation_id,
-      projectId: caller.projectId,
-      details: { method: kind === 'files' ? 'files:asyncBatchAnnotate' : 'images:asyncBatchAnnotate', ...details },
-    });
+    }, { method: kind === 'files' ? 'files:asyncBatchAnnotate' : 'images:asyncBatchAnnotate', ...details });
     // Pages are counted when the job ends (usage `images`); the request itself is counted now.
     request.visionImages = 0;
     opts.runner.nudge();
@@ -190,9 +184,7 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
         const row = await repo.get(projectId, match[1]);
         if (!row) throw new AppError('NOT_FOUND', `Operation ${match[1]} not found.`);
         if (row.state === 'CREATED' || row.state === 'RUNNING') {
-          await repo.requestCancel(projectId, row.operation_id);
-          const caller = request.visionCaller!;
-          await recordAudit(opts.db, { accountId: caller.accountId ?? '', actor: caller.keyId ? `api_key:${caller.keyId}` : 'api_key', action: 'operation.cancel', resourceType: 'operation', resourceId: row.operation_id, projectId });
+          await repo.requestCancel(keyActor(request), projectId, row.operation_id);
         }
         return sendVisionJson(request, reply, {});
       });

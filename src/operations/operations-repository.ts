@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import type { OperationKind, OperationState, VisionOperationsTable } from './operations-tables.ts';
 
 export type OperationRow = VisionOperationsTable;
@@ -20,7 +21,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function createOperationsRepository(db: Kysely<Database>) {
   return {
-    async create(input: { operationId: string; projectId: string; accountId: string; keyId?: string; location?: string; kind: OperationKind; request: string; totalPages?: number }): Promise<OperationRow> {
+    /** A new CREATED job, written with its audit row (`details`: what was asked, never secrets). */
+    async create(
+      actor: Actor,
+      input: { operationId: string; projectId: string; accountId: string; keyId?: string; location?: string; kind: OperationKind; request: string; totalPages?: number },
+      details: Record<string, unknown>,
+    ): Promise<OperationRow> {
       const now = iso(Date.now());
       const row: OperationRow = {
         operation_id: input.operationId,
@@ -44,7 +50,12 @@ export function createOperationsRepository(db: Kysely<Database>) {
         update_time: now,
         end_time: null,
       };
-      await db.insertInto('vision_operations').values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('vision_operations').values(row).execute();
+        await recordAudit(trx, {
+          ...actor, action: 'operation.create', resourceType: 'operation', resourceId: row.operation_id, projectId: row.project_id, details,
+        });
+      });
       return row;
     },
 
@@ -150,14 +161,17 @@ export function createOperationsRepository(db: Kysely<Database>) {
       await db.updateTable('vision_operations').set({ lease_owner: null, lease_expires: null }).where('operation_id', '=', operationId).where('lease_owner', '=', owner).execute();
     },
 
-    async requestCancel(projectId: string, operationId: string): Promise<boolean> {
-      const result = await db
-        .updateTable('vision_operations')
-        .set({ cancel_requested: 1, update_time: iso(Date.now()) })
-        .where('operation_id', '=', operationId)
-        .where('project_id', '=', projectId)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+    async requestCancel(actor: Actor, projectId: string, operationId: string): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('vision_operations')
+          .set({ cancel_requested: 1, update_time: iso(Date.now()) })
+          .where('operation_id', '=', operationId)
+          .where('project_id', '=', projectId)
+          .executeTakeFirst();
+        await recordAudit(trx, { ...actor, action: 'operation.cancel', resourceType: 'operation', resourceId: operationId, projectId });
+        return Number(result.numUpdatedRows) === 1;
+      });
     },
 
     /** Deletes finished operations that ended before `before` (retention). */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
 import type { Principal } from '../accounts/account-auth.ts';
-import { findProject, toProject } from './projects-repository.ts';
+import { createProjectsRepository, toProject } from './projects-repository.ts';
 import type { Project } from './projects-schemas.ts';
 
 /**
@@ -15,7 +15,7 @@ export async function loadOwnedProject(
   projectId: string,
   opts: { requireActive?: boolean } = {},
 ): Promise<Project> {
-  const row = await findProject(db, projectId);
+  const row = await createProjectsRepository(db).find(projectId);
   if (!row || row.account_id !== principal.accountId) {
     throw new AppError('NOT_FOUND', `Project "${projectId}" not found.`);
   }

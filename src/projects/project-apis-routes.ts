@@ -2,41 +2,24 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { Database } from '../db/tables.ts';
-import { AppError } from '../errors.ts';
-import { accountAuth, actorOf, requirePrincipal, ACCOUNT_TOKEN_SECURITY, type Principal } from '../accounts/account-auth.ts';
+import { accountAuth, auditActor, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
 import { loadOwnedProject } from './load-owned-project.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { API_CATALOG } from './api-catalog.ts';
 import { PageQuery, decodePageToken, toPage } from '../shared/pagination.ts';
 import { ProjectParams } from './projects-schemas.ts';
 import { ApiParams, Catalog, EnableBody, ProjectApi, ProjectApiList, QuotaBody } from './project-apis-schemas.ts';
-import { findProjectApi, listProjectApis, setProjectApiQuota, setProjectApiState, toProjectApi } from './project-apis-repository.ts';
+import type { ProjectApisRepository } from './project-apis-repository.ts';
 
 const common = { tags: ['apis'], security: ACCOUNT_TOKEN_SECURITY };
 
 /** The api catalog and enabling/disabling apis per project (API.md §2). */
-export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string; defaultRequestsPerMinute: number }> = async (
+export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string; projectApis: ProjectApisRepository }> = async (
   app,
-  { db, pepper, defaultRequestsPerMinute: defaultRpm },
+  { db, pepper, projectApis },
 ) => {
   app.addHook('onRequest', accountAuth({ db, pepper }));
   app.addHook('preValidation', emptyBodyAsObject);
-
-  async function changeState(principal: Principal, projectId: string, api: string, state: 'ENABLED' | 'DISABLED') {
-    const result = await db.transaction().execute(async (trx) => {
-      const changed = await setProjectApiState(trx, projectId, api, state, defaultRpm);
-      if (changed.changed) {
-        await recordAudit(trx, {
-          accountId: principal.accountId, actor: actorOf(principal), action: state === 'ENABLED' ? 'api.enable' : 'api.disable',
-          resourceType: 'api', resourceId: `${projectId}/${api}`, projectId, details: { api },
-        });
-      }
-      return changed;
-    });
-    if (result.changed) app.keyVerifier.invalidateProject(projectId);
-    return toProjectApi(projectId, api, result.row, defaultRpm);
-  }
 
   app.get<{ Querystring: Static<typeof PageQuery> }>(
     '/api/apis',
@@ -56,7 +39,7 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
     async (request) => {
       const principal = requirePrincipal(request);
       const project = await loadOwnedProject(db, principal, request.params.project, { requireActive: true });
-      return changeState(principal, project.projectId, request.body.api, 'ENABLED');
+      return projectApis.setState(auditActor(principal), project.projectId, request.body.api, 'ENABLED');
     },
   );
 
@@ -66,7 +49,7 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
     async (request) => {
       const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);
       const after = decodePageToken(request.query.pageToken);
-      const catalogOrder = await listProjectApis(db, project.projectId, defaultRpm);
+      const catalogOrder = await projectApis.list(project.projectId);
       const all = after ? catalogOrder.slice(catalogOrder.findIndex((a) => a.api === after) + 1) : catalogOrder;
       const { items, nextPageToken } = toPage(all, request.query.pageSize ?? 50, (a) => a.api);
       return { apis: items, ...(nextPageToken ? { nextPageToken } : {}) };
@@ -78,7 +61,7 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
     { schema: { ...common, summary: 'Get an api of the project', params: ApiParams, response: { 200: ProjectApi } } },
     async (request) => {
       const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);
-      return toProjectApi(project.projectId, request.params.api, await findProjectApi(db, project.projectId, request.params.api), defaultRpm);
+      return projectApis.get(project.projectId, request.params.api);
     },
   );
 
@@ -88,21 +71,7 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
     async (request) => {
       const principal = requirePrincipal(request);
       const project = await loadOwnedProject(db, principal, request.params.project, { requireActive: true });
-      const { api } = request.params;
-      const rpm = request.body.quota.requestsPerMinute;
-      await db.transaction().execute(async (trx) => {
-        const row = await findProjectApi(trx, project.projectId, api);
-        if (row?.state !== 'ENABLED') {
-          throw new AppError('FAILED_PRECONDITION', `The ${api} api is not enabled on project ${project.projectId}; enable it first with POST /api/projects/${project.projectId}/apis {"api":"${api}"}.`);
-        }
-        await setProjectApiQuota(trx, project.projectId, api, rpm);
-        await recordAudit(trx, {
-          accountId: principal.accountId, actor: actorOf(principal), action: 'api.update_quota', resourceType: 'api',
-          resourceId: `${project.projectId}/${api}`, projectId: project.projectId, details: { api, requestsPerMinute: rpm },
-        });
-      });
-      app.keyVerifier.invalidateProject(project.projectId);
-      return toProjectApi(project.projectId, api, await findProjectApi(db, project.projectId, api), defaultRpm);
+      return projectApis.setQuota(auditActor(principal), project.projectId, request.params.api, request.body.quota.requestsPerMinute);
     },
   );
 
@@ -112,7 +81,7 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
     async (request) => {
       const principal = requirePrincipal(request);
       const project = await loadOwnedProject(db, principal, request.params.project);
-      return changeState(principal, project.projectId, request.params.api, 'DISABLED');
+      return projectApis.setState(auditActor(principal), project.projectId, request.params.api, 'DISABLED');
     },
   );
 };

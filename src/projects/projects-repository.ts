@@ -4,7 +4,9 @@ import type { Database } from '../db/tables.ts';
 import type { ProjectsTable } from './projects-tables.ts';
 import type { Project } from './projects-schemas.ts';
 import { AppError } from '../errors.ts';
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { isUniqueViolation } from '../shared/unique-violation.ts';
+import type { KeyCacheInvalidation } from '../shared/key-cache-invalidation.ts';
 import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -29,62 +31,95 @@ export function generateProjectId(): string {
   return `project-${[...bytes].map((b) => alphabet[b % alphabet.length]).join('')}`;
 }
 
-export async function findProject(db: Db, projectId: string): Promise<ProjectRow | undefined> {
-  return db.selectFrom('projects').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+export interface ProjectsRepositoryDeps {
+  /** Told after a project is deleted: its keys stop working (`src/shared/key-cache-invalidation.ts`). */
+  keyCache?: KeyCacheInvalidation;
 }
 
-export async function insertProject(db: Db, p: { accountId: string; projectId: string; displayName: string }): Promise<ProjectRow> {
-  const now = new Date().toISOString();
-  const row: ProjectRow = {
-    project_id: p.projectId,
-    account_id: p.accountId,
-    display_name: p.displayName,
-    state: 'ACTIVE',
-    create_time: now,
-    update_time: now,
-    delete_time: null,
-  };
-  try {
-    await db.insertInto('projects').values(row).execute();
-  } catch (err) {
-    if (isUniqueViolation(err)) {
-      throw new AppError('ALREADY_EXISTS', `Project id "${p.projectId}" is already taken; project ids are globally unique.`, {
-        fieldViolations: [{ field: 'projectId', description: 'Already taken.' }],
+/**
+ * Projects. Each mutation writes its audit row in its own transaction and, once committed, tells
+ * `deps.keyCache` when it changed what the key verifier caches. `actor.accountId` owns what it creates.
+ */
+export function createProjectsRepository(db: Kysely<Database>, deps: ProjectsRepositoryDeps = {}) {
+  const find = (trx: Db, projectId: string): Promise<ProjectRow | undefined> =>
+    trx.selectFrom('projects').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+
+  return {
+    find: (projectId: string) => find(db, projectId),
+
+    /** A new ACTIVE project; without `projectId` one is generated, without `displayName` it is the id. */
+    async create(actor: Actor, input: { projectId?: string; displayName?: string }): Promise<ProjectRow> {
+      const projectId = input.projectId ?? generateProjectId();
+      const now = new Date().toISOString();
+      const row: ProjectRow = {
+        project_id: projectId,
+        account_id: actor.accountId,
+        display_name: input.displayName ?? projectId,
+        state: 'ACTIVE',
+        create_time: now,
+        update_time: now,
+        delete_time: null,
+      };
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('projects').values(row).execute();
+          await recordAudit(trx, {
+            ...actor, action: 'project.create', resourceType: 'project', resourceId: projectId, projectId, details: { displayName: row.display_name },
+          });
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) {
+          throw new AppError('ALREADY_EXISTS', `Project id "${projectId}" is already taken; project ids are globally unique.`, {
+            fieldViolations: [{ field: 'projectId', description: 'Already taken.' }],
+          });
+        }
+        throw err;
+      }
+      return row;
+    },
+
+    async list(accountId: string, opts: { pageSize?: number; pageToken?: string; showDeleted?: boolean }): Promise<{ items: ProjectRow[]; nextPageToken?: string }> {
+      const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+      const after = decodePageToken(opts.pageToken);
+      let q = db.selectFrom('projects').selectAll().where('account_id', '=', accountId);
+      if (!opts.showDeleted) q = q.where('state', '=', 'ACTIVE');
+      if (after) q = q.where('project_id', '>', after);
+      const rows = await q.orderBy('project_id').limit(pageSize + 1).execute();
+      return toPage(rows, pageSize, (r) => r.project_id);
+    },
+
+    /** The audit row names the fields sent (`Object.keys(changes)`). */
+    async update(actor: Actor, projectId: string, changes: { displayName?: string }): Promise<ProjectRow> {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('projects')
+          .set({ ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}), update_time: new Date().toISOString() })
+          .where('project_id', '=', projectId)
+          .execute();
+        await recordAudit(trx, {
+          ...actor, action: 'project.update', resourceType: 'project', resourceId: projectId, projectId, details: { fields: Object.keys(changes) },
+        });
+        return (await find(trx, projectId))!;
       });
-    }
-    throw err;
-  }
-  return row;
+    },
+
+    /**
+     * Soft delete: the row stays (ids are never reused) and every key of the project stops working.
+     * Deleting a project that is no longer ACTIVE changes nothing (no audit row).
+     */
+    async remove(actor: Actor, projectId: string): Promise<ProjectRow> {
+      const { row, changed } = await db.transaction().execute(async (trx) => {
+        const current = (await find(trx, projectId))!;
+        if (current.state !== 'ACTIVE') return { row: current, changed: false };
+        const now = new Date().toISOString();
+        await trx.updateTable('projects').set({ state: 'DELETE_REQUESTED', delete_time: now, update_time: now }).where('project_id', '=', projectId).execute();
+        await recordAudit(trx, { ...actor, action: 'project.delete', resourceType: 'project', resourceId: projectId, projectId });
+        return { row: (await find(trx, projectId))!, changed: true };
+      });
+      if (changed) deps.keyCache?.invalidateProject(projectId);
+      return row;
+    },
+  };
 }
 
-export async function listProjects(
-  db: Db,
-  accountId: string,
-  opts: { pageSize?: number; pageToken?: string; showDeleted?: boolean },
-): Promise<{ items: ProjectRow[]; nextPageToken?: string }> {
-  const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
-  const after = decodePageToken(opts.pageToken);
-  let q = db.selectFrom('projects').selectAll().where('account_id', '=', accountId);
-  if (!opts.showDeleted) q = q.where('state', '=', 'ACTIVE');
-  if (after) q = q.where('project_id', '>', after);
-  const rows = await q.orderBy('project_id').limit(pageSize + 1).execute();
-  return toPage(rows, pageSize, (r) => r.project_id);
-}
-
-export async function updateProjectRow(db: Db, projectId: string, changes: { displayName?: string }): Promise<void> {
-  await db
-    .updateTable('projects')
-    .set({ ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}), update_time: new Date().toISOString() })
-    .where('project_id', '=', projectId)
-    .execute();
-}
-
-/** Soft delete: the row stays (ids are never reused) and every key of the project stops working. */
-export async function markProjectDeleted(db: Db, projectId: string): Promise<void> {
-  const now = new Date().toISOString();
-  await db
-    .updateTable('projects')
-    .set({ state: 'DELETE_REQUESTED', delete_time: now, update_time: now })
-    .where('project_id', '=', projectId)
-    .execute();
-}
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>;

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { accountAuth, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accounts/account-auth.ts';
 import { loadOwnedProject } from '../projects/load-owned-project.ts';
 import type { Database } from '../db/tables.ts';
-import { findProjectApi } from '../projects/project-apis-repository.ts';
+import type { ProjectApisRepository } from '../projects/project-apis-repository.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
 import { serviceDisabled } from '../projects/service-disabled.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
@@ -19,6 +19,7 @@ import { visionValidatorCompiler } from './vision-validator.ts';
 export interface OcrPlaygroundRoutesOptions extends AnnotateDeps {
   db: Kysely<Database>;
   pepper?: string;
+  projectApis: ProjectApisRepository;
   rateLimiter: RateLimiter;
   usage: UsageRepository;
   /** Absent: no file route (PDF/TIFF/GIF) for the playground. */
@@ -37,7 +38,7 @@ export const ocrPlaygroundRoutes: FastifyPluginAsync<OcrPlaygroundRoutesOptions>
   app.addHook('onRequest', async (request) => {
     const { project: projectId } = request.params as ProjectParams;
     const project = await loadOwnedProject(opts.db, requirePrincipal(request), projectId);
-    const api = await findProjectApi(opts.db, project.projectId, 'ocr');
+    const api = await opts.projectApis.find(project.projectId, 'ocr');
     const disabled = serviceDisabled(project, 'ocr', api?.state, 'account');
     if (disabled) throw disabled;
     // An api without a row is not ENABLED, so serviceDisabled refused it above.

@@ -40,7 +40,7 @@ export async function createClusterDatabase(): Promise<{ name: string; url: stri
   const handle = createDatabase(url);
   await migrateToLatest(handle.db);
   const accountId = `acct-${crypto.randomBytes(3).toString('hex')}`;
-  const { secret } = await createAccountsRepository(handle.db, CLUSTER_PEPPER).createAccount(accountId, 'cli');
+  const { secret } = await createAccountsRepository(handle.db, { pepper: CLUSTER_PEPPER }).createAccount(accountId, 'cli');
   await handle.destroy();
   return {
     name,

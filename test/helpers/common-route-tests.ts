@@ -17,7 +17,7 @@ export interface TestAccount {
 }
 
 export async function createTestAccount(database: DatabaseHandle, accountId: string, pepper?: string): Promise<TestAccount> {
-  const { token, secret } = await createAccountsRepository(database.db, pepper).createAccount(accountId);
+  const { token, secret } = await createAccountsRepository(database.db, { pepper }).createAccount(accountId);
   return { accountId, token: secret, tokenId: token.tokenId, headers: { authorization: `Bearer ${secret}` } };
 }
 

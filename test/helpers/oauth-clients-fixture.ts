@@ -6,7 +6,7 @@ import type { Dialect } from '../../src/db/database.ts';
 import type { Env } from '../../src/config.ts';
 import { buildTestApp } from './build-test-app.ts';
 import { createAccountsRepository } from '../../src/accounts/accounts-repository.ts';
-import { insertProject } from '../../src/projects/projects-repository.ts';
+import { createProjectsRepository } from '../../src/projects/projects-repository.ts';
 
 export interface OAuthFixture {
   app: FastifyInstance;
@@ -22,11 +22,12 @@ export interface OAuthFixture {
 export async function oauthFixture(t: TestContext, dialect: Dialect, env: Env = {}): Promise<OAuthFixture> {
   const { app, database } = await buildTestApp(t, dialect, env);
   const db = database.db;
-  const accounts = createAccountsRepository(db, env.SECRET_PEPPER);
+  const accounts = createAccountsRepository(db, { pepper: env.SECRET_PEPPER });
   const a = await accounts.createAccount('acme');
   const b = await accounts.createAccount('globex');
-  await insertProject(db, { accountId: 'acme', projectId: 'acme-app', displayName: 'Acme app' });
-  await insertProject(db, { accountId: 'globex', projectId: 'globex-app', displayName: 'Globex app' });
+  const projects = createProjectsRepository(db);
+  await projects.create({ accountId: 'acme', actor: 'cli' }, { projectId: 'acme-app', displayName: 'Acme app' });
+  await projects.create({ accountId: 'globex', actor: 'cli' }, { projectId: 'globex-app', displayName: 'Globex app' });
   return {
     app,
     db,
