@@ -75,12 +75,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
     // A hop count as the function Fastify would build from it (its types take no number).
-    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy === false ? false : [...config.trustProxy],
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy === false ? false : [...config.trustProxy],
     requestIdHeader: 'x-request-id',
     genReqId: createRequestIdGenerator(),
     // Router-level failures (a path param over maxParamLength, a malformed URL) get the envelope too.
     frameworkErrors: errorHandler,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true }, plugins: [keyRestrictionFormats] },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strictNumbers: true },
+      plugins: [keyRestrictionFormats],
+    },
     // The serializer compiles a response schema with an `anyOf` (a key's `state`) through its own Ajv,
     // which must know the restriction formats the answer's schema shares with the request's.
     serializerOpts: { ajv: { formats: KEY_RESTRICTION_FORMATS } },
@@ -112,7 +116,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const drainState = createDrainState();
   await app.register(drainingPlugin, { drainState });
   await app.register(idempotencyPlugin, { db: database.db, lockTtlMs: config.idempotencyLockTtlMs });
-  await app.register(ocrPlugin, { ocr: config.ocr, modelCacheDir: path.join(config.dataDir, 'models'), onStageTimings: (timings) => metrics.observeOcrStages(timings) });
+  await app.register(ocrPlugin, {
+    ocr: config.ocr,
+    modelCacheDir: path.join(config.dataDir, 'models'),
+    onStageTimings: (timings) => metrics.observeOcrStages(timings),
+  });
   metrics.observeOcrQueue(() => app.ocr.queueSize);
   const engine = instrumentOcrEngine(app.ocr, metrics, config.ocr.workers);
 

@@ -176,10 +176,15 @@ function isAddressOrCidr(entry: string): boolean {
 function parseTrustProxy(value: string): Config['trustProxy'] {
   if (value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const bad = entries.filter((entry) => !isAddressOrCidr(entry));
   if (entries.length === 0 || bad.length > 0) {
-    throw new Error(`Invalid configuration:\n  TRUST_PROXY: expected false, a hop count or proxy addresses/CIDRs (got ${JSON.stringify(value)})`);
+    throw new Error(
+      `Invalid configuration:\n  TRUST_PROXY: expected false, a hop count or proxy addresses/CIDRs (got ${JSON.stringify(value)})`,
+    );
   }
   return Object.freeze(entries);
 }
@@ -216,7 +221,9 @@ export function loadConfig(env: Env): Config {
       imageTimeoutMs: e.OCR_IMAGE_TIMEOUT_MS,
       warm: e.OCR_WARM,
       imageUriFetch: e.IMAGE_URI_FETCH,
-      imageUriAllowedAddresses: e.IMAGE_URI_ALLOWED_ADDRESSES.split(',').map((a) => a.trim()).filter(Boolean),
+      imageUriAllowedAddresses: e.IMAGE_URI_ALLOWED_ADDRESSES.split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
       imageUriFetchMaxBytesInFlight: e.IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT,
       imageUriFetchTimeoutMs: e.IMAGE_URI_FETCH_TIMEOUT_MS,
       imageUriFetchMaxRedirects: e.IMAGE_URI_FETCH_MAX_REDIRECTS,

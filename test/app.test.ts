@@ -18,7 +18,11 @@ for (const dialect of DIALECTS) {
     t.assert.equal(badJson.json().error.status, 'INVALID_ARGUMENT');
 
     // curl -X DELETE -H 'Content-Type: application/json' sends no body: that is "no body", not bad JSON.
-    const emptyDelete = await app.inject({ method: 'DELETE', url: '/api/projects/some-project', headers: { 'content-type': 'application/json' } });
+    const emptyDelete = await app.inject({
+      method: 'DELETE',
+      url: '/api/projects/some-project',
+      headers: { 'content-type': 'application/json' },
+    });
     t.assert.equal(emptyDelete.statusCode, 401);
     t.assert.equal(emptyDelete.json().error.details[0].reason, 'CREDENTIALS_MISSING');
 

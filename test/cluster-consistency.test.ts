@@ -1,7 +1,15 @@
 import crypto from 'node:crypto';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import {
-  CLUSTER_REDIS_URL, CLUSTER_SKIP, call, createClusterDatabase, ocr, setupProject, startNode, waitFor, type ClusterNode,
+  CLUSTER_REDIS_URL,
+  CLUSTER_SKIP,
+  call,
+  createClusterDatabase,
+  ocr,
+  setupProject,
+  startNode,
+  waitFor,
+  type ClusterNode,
 } from './helpers/cluster-node.ts';
 
 /**
@@ -57,12 +65,18 @@ describe('two nodes on one PostgreSQL and Redis', { skip: CLUSTER_SKIP }, () => 
   test('rotation on A: without grace B refuses the old secret within 1 s and takes the new one; with grace both work', async (t: TestContext) => {
     const { projectId, keyId, keyString } = await setupProject(a.url, db.token, db.accountId);
     t.assert.equal((await ocr(b.url, keyString)).status, 200);
-    const rotated = await call(a.url, 'POST', `/api/projects/${projectId}/api-keys/${keyId}:rotate`, { token: db.token, body: { graceSeconds: 0 } });
+    const rotated = await call(a.url, 'POST', `/api/projects/${projectId}/api-keys/${keyId}:rotate`, {
+      token: db.token,
+      body: { graceSeconds: 0 },
+    });
     t.assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
     await withinBound(t, 'rotation', async () => (await ocr(b.url, keyString)).status === 401);
     t.assert.equal((await ocr(b.url, rotated.body.keyString)).status, 200);
 
-    const graceful = await call(a.url, 'POST', `/api/projects/${projectId}/api-keys/${keyId}:rotate`, { token: db.token, body: { graceSeconds: 300 } });
+    const graceful = await call(a.url, 'POST', `/api/projects/${projectId}/api-keys/${keyId}:rotate`, {
+      token: db.token,
+      body: { graceSeconds: 300 },
+    });
     t.assert.equal(graceful.status, 200);
     t.assert.equal((await ocr(b.url, rotated.body.keyString)).status, 200, 'the previous secret works during its grace period');
     t.assert.equal((await ocr(b.url, graceful.body.keyString)).status, 200);
@@ -85,7 +99,10 @@ describe('two nodes on one PostgreSQL and Redis', { skip: CLUSTER_SKIP }, () => 
 
   test('requestsPerMinute = 20 set on A: 40 requests alternating A and B → 18–22 accepted, the rest 429', async (t: TestContext) => {
     const { projectId, keyString } = await setupProject(a.url, db.token, db.accountId);
-    const patched = await call(a.url, 'PATCH', `/api/projects/${projectId}/apis/ocr`, { token: db.token, body: { quota: { requestsPerMinute: 20 } } });
+    const patched = await call(a.url, 'PATCH', `/api/projects/${projectId}/apis/ocr`, {
+      token: db.token,
+      body: { quota: { requestsPerMinute: 20 } },
+    });
     t.assert.equal(patched.status, 200, JSON.stringify(patched.body));
     // The new quota reaches B's cache through the invalidation (no request was made there yet anyway).
     const results = [];

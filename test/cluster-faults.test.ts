@@ -2,7 +2,16 @@ import crypto from 'node:crypto';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import sharp from 'sharp';
 import {
-  CLUSTER_POSTGRES_URL, CLUSTER_REDIS_URL, CLUSTER_SKIP, call, createClusterDatabase, ocr, setupProject, startNode, waitFor, withDatabase,
+  CLUSTER_POSTGRES_URL,
+  CLUSTER_REDIS_URL,
+  CLUSTER_SKIP,
+  call,
+  createClusterDatabase,
+  ocr,
+  setupProject,
+  startNode,
+  waitFor,
+  withDatabase,
   type ClusterNode,
 } from './helpers/cluster-node.ts';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
@@ -36,7 +45,10 @@ describe('faults', { skip: CLUSTER_SKIP }, () => {
     const accepted = statuses.filter((s) => s === 200).length;
     t.assert.ok(accepted >= 5 && accepted <= 10, statuses.join(','));
     t.assert.ok(statuses.includes(429), statuses.join(','));
-    t.assert.ok(statuses.every((s) => s === 200 || s === 429), statuses.join(','));
+    t.assert.ok(
+      statuses.every((s) => s === 200 || s === 429),
+      statuses.join(','),
+    );
 
     const metrics = String((await call(node.url, 'GET', '/metrics')).body);
     const failOpen = Number(/^legible_rate_limit_fail_open_total (\d+)/m.exec(metrics)?.[1]);
@@ -45,14 +57,20 @@ describe('faults', { skip: CLUSTER_SKIP }, () => {
     t.assert.equal(outageLogs.length, 1, 'logged once per outage');
 
     await relay.restore();
-    await waitFor(async () => {
-      await ocr(node.url, keyString);
-      return node.logs.some((l) => l.includes('Redis is reachable again'));
-    }, 15_000, 200);
+    await waitFor(
+      async () => {
+        await ocr(node.url, keyString);
+        return node.logs.some((l) => l.includes('Redis is reachable again'));
+      },
+      15_000,
+      200,
+    );
     const before = Number(/^legible_rate_limit_fail_open_total (\d+)/m.exec(String((await call(node.url, 'GET', '/metrics')).body))?.[1]);
     const shared = await ocr(node.url, keyString);
     t.assert.ok(shared.status === 200 || shared.status === 429);
-    const afterCount = Number(/^legible_rate_limit_fail_open_total (\d+)/m.exec(String((await call(node.url, 'GET', '/metrics')).body))?.[1]);
+    const afterCount = Number(
+      /^legible_rate_limit_fail_open_total (\d+)/m.exec(String((await call(node.url, 'GET', '/metrics')).body))?.[1],
+    );
     t.assert.equal(afterCount, before, 'decisions come from Redis again');
   });
 
@@ -72,7 +90,10 @@ describe('faults', { skip: CLUSTER_SKIP }, () => {
     const newKey = await call(node.url, 'POST', `/api/projects/${projectId}/api-keys`, { token: db.token, body: {} });
 
     await relay.cut();
-    const created = await call(node.url, 'POST', `/api/accounts/${db.accountId}/projects`, { token: db.token, body: { projectId: 'during-outage' } });
+    const created = await call(node.url, 'POST', `/api/accounts/${db.accountId}/projects`, {
+      token: db.token,
+      body: { projectId: 'during-outage' },
+    });
     t.assert.equal(created.status, 503, JSON.stringify(created.body));
     t.assert.equal(created.body.error.status, 'UNAVAILABLE');
     t.assert.ok(Number(created.headers.get('retry-after')) >= 1);
@@ -83,15 +104,22 @@ describe('faults', { skip: CLUSTER_SKIP }, () => {
     t.assert.equal(ready.status, 503);
     t.assert.equal(ready.body.error.status, 'UNAVAILABLE');
     t.assert.equal((await call(node.url, 'GET', '/healthz')).status, 200, 'alive: no restart needed');
-    t.assert.equal((await ocr(node.url, newKey.body.keyString)).status, 503, 'an API key that is not cached cannot be checked: 503, not 500');
+    t.assert.equal(
+      (await ocr(node.url, newKey.body.keyString)).status,
+      503,
+      'an API key that is not cached cannot be checked: 503, not 500',
+    );
     t.assert.equal(node.process.exitCode, null);
 
     await relay.restore();
     await waitFor(async () => (await call(node.url, 'GET', '/readyz')).status === 200, 20_000, 200);
     t.assert.equal((await call(node.url, 'GET', '/api/projects/during-outage', { token: db.token })).status, 404, 'nothing was written');
-    const retried = await call(node.url, 'POST', `/api/accounts/${db.accountId}/projects`, { token: db.token, body: { projectId: 'during-outage' } });
+    const retried = await call(node.url, 'POST', `/api/accounts/${db.accountId}/projects`, {
+      token: db.token,
+      body: { projectId: 'during-outage' },
+    });
     t.assert.equal(retried.status, 201);
-    await waitFor(async () => node.logs.some((l) => l.includes('listening for cache invalidations') && l.includes('"time"')) , 5000);
+    await waitFor(async () => node.logs.some((l) => l.includes('listening for cache invalidations') && l.includes('"time"')), 5000);
   });
 
   test('8 concurrent OCR clients beyond the queue bound: only 200 or 503 UNAVAILABLE with Retry-After', async (t: TestContext) => {
@@ -99,12 +127,19 @@ describe('faults', { skip: CLUSTER_SKIP }, () => {
     t.after(() => node.stop());
     const { keyString } = await setupProject(node.url, db.token, db.accountId);
     const page = await textImage();
-    const results = await Promise.all(Array.from({ length: 8 }, () => call(node.url, 'POST', '/v1/images:annotate', {
-      headers: { 'x-goog-api-key': keyString },
-      body: { requests: [{ image: { content: page }, features: [{ type: 'TEXT_DETECTION' }] }] },
-    })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call(node.url, 'POST', '/v1/images:annotate', {
+          headers: { 'x-goog-api-key': keyString },
+          body: { requests: [{ image: { content: page }, features: [{ type: 'TEXT_DETECTION' }] }] },
+        }),
+      ),
+    );
     const statuses = results.map((r) => r.status);
-    t.assert.ok(statuses.every((s) => s === 200 || s === 503), statuses.join(','));
+    t.assert.ok(
+      statuses.every((s) => s === 200 || s === 503),
+      statuses.join(','),
+    );
     t.assert.ok(statuses.includes(200) && statuses.includes(503), `a bounded queue sheds the excess at once: ${statuses.join(',')}`);
     for (const r of results.filter((x) => x.status === 503)) {
       t.assert.equal(r.body.error.status, 'UNAVAILABLE');
@@ -126,7 +161,12 @@ describe('faults', { skip: CLUSTER_SKIP }, () => {
   });
 
   test('SIGTERM during an in-flight OCR request: /readyz 503 first, the request completes, exit code 0', async (t: TestContext) => {
-    const node = await startNode({ DATABASE_URL: db.url, REDIS_URL: CLUSTER_REDIS_URL!, REDIS_KEY_PREFIX: prefix(), SHUTDOWN_DRAIN_MS: '1500' });
+    const node = await startNode({
+      DATABASE_URL: db.url,
+      REDIS_URL: CLUSTER_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix(),
+      SHUTDOWN_DRAIN_MS: '1500',
+    });
     t.after(() => node.stop());
     const { keyString } = await setupProject(node.url, db.token, db.accountId);
     t.assert.equal((await ocr(node.url, keyString)).status, 200, 'warm');
@@ -151,7 +191,11 @@ describe('faults', { skip: CLUSTER_SKIP }, () => {
 
 /** A 1280×720 page of text (rendered), so a batch of them keeps the one OCR worker busy for a while. */
 async function textImage(): Promise<string> {
-  const lines = Array.from({ length: 14 }, (_, i) => `<text x="40" y="${60 + i * 46}" font-size="34" font-family="sans-serif">Line ${i + 1}: the quick brown fox jumps over the lazy dog ${i * 7}</text>`);
+  const lines = Array.from(
+    { length: 14 },
+    (_, i) =>
+      `<text x="40" y="${60 + i * 46}" font-size="34" font-family="sans-serif">Line ${i + 1}: the quick brown fox jumps over the lazy dog ${i * 7}</text>`,
+  );
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="100%" height="100%" fill="white"/>${lines.join('')}</svg>`;
   return (await sharp(Buffer.from(svg)).png().toBuffer()).toString('base64');
 }

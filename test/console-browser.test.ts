@@ -55,7 +55,14 @@ async function startConsole(t: TestContext): Promise<{ base: string; token: stri
 async function launch(t: TestContext): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   t.after(() => browser.close());
   return browser;
@@ -120,7 +127,10 @@ async function signIn(page: Page, base: string, token: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
 }
 
-test('console: sign in, project, OCR, key shown once, playground, usage, revoke, audit', { skip: skipWithoutChromium(CHROMIUM), timeout: 240_000 }, async (t: TestContext) => {
+test('console: sign in, project, OCR, key shown once, playground, usage, revoke, audit', {
+  skip: skipWithoutChromium(CHROMIUM),
+  timeout: 240_000,
+}, async (t: TestContext) => {
   const { base, token } = await startConsole(t);
   const sample = await sampleImage();
   const browser = await launch(t);
@@ -195,7 +205,10 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   await shot(page, 'edit-api-key');
   await edit.getByRole('button', { name: 'Save' }).click();
   await edit.waitFor({ state: 'detached' });
-  await page.getByRole('row', { name: /Production backend/ }).getByText('3 IP ranges').waitFor();
+  await page
+    .getByRole('row', { name: /Production backend/ })
+    .getByText('3 IP ranges')
+    .waitFor();
 
   // An OAuth client: its first secret is shown once too; more secrets can be added for rotation.
   await page.getByRole('link', { name: 'OAuth clients' }).click();
@@ -208,7 +221,10 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   t.assert.match(await clientDialog.getByLabel('Client secret').inputValue(), /^lgb_cs_/);
   await clientDialog.getByRole('button', { name: 'I have saved it' }).click();
   await page.getByRole('button', { name: /Secrets/ }).click();
-  await page.getByRole('row', { name: /lgb_cs_/ }).getByText('active').waitFor();
+  await page
+    .getByRole('row', { name: /lgb_cs_/ })
+    .getByText('active')
+    .waitFor();
   await shot(page, 'oauth-clients');
 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Projects' }).click();
@@ -222,7 +238,10 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   await page.locator('#pg-file').setInputFiles(sample.file);
   t.assert.match(await recognisedText(page), new RegExp(sample.expected.replace('!', '!?')));
   t.assert.ok((await page.locator('.stage-overlay polygon').count()) >= 2, 'word and line boxes are drawn');
-  await page.getByRole('status').filter({ hasText: /Found \d+ words?/ }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Found \d+ words?/ })
+    .waitFor();
   await shot(page, 'playground');
   await page.getByRole('tab', { name: 'curl' }).click();
   const curl = await page.getByLabel('curl command').textContent();
@@ -250,7 +269,11 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   await page.getByRole('link', { name: 'API keys' }).click();
   await page.getByRole('button', { name: 'Revoke key Production backend' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
-  await page.getByRole('row', { name: /Production backend/ }).getByText('Revoked').or(page.getByText('No API keys yet')).waitFor();
+  await page
+    .getByRole('row', { name: /Production backend/ })
+    .getByText('Revoked')
+    .or(page.getByText('No API keys yet'))
+    .waitFor();
   const refused = await fetch(`${base}/api/vision/v1/images:annotate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${keyString}`, 'content-type': 'application/json' },
@@ -297,7 +320,10 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
   t.assert.deepEqual(problems, []);
 });
 
-test('console at phone width: sign in, no gap under the header, navigate with the menu, playground, usage by key', { skip: skipWithoutChromium(CHROMIUM), timeout: 240_000 }, async (t: TestContext) => {
+test('console at phone width: sign in, no gap under the header, navigate with the menu, playground, usage by key', {
+  skip: skipWithoutChromium(CHROMIUM),
+  timeout: 240_000,
+}, async (t: TestContext) => {
   const { base, token } = await startConsole(t);
   const browser = await launch(t);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
@@ -311,7 +337,10 @@ test('console at phone width: sign in, no gap under the header, navigate with th
   await signIn(page, base, token);
   // The screen starts right under the bar, however short it is (a stretched grid row once left a blank band).
   await page.getByText('Create your first project').waitFor();
-  const gap = await page.evaluate(() => document.querySelector('main')!.getBoundingClientRect().top - document.querySelector('.mobile-bar')!.getBoundingClientRect().bottom);
+  const gap = await page.evaluate(
+    () =>
+      document.querySelector('main')!.getBoundingClientRect().top - document.querySelector('.mobile-bar')!.getBoundingClientRect().bottom,
+  );
   t.assert.equal(gap, 0, `no gap under the header (${gap}px)`);
   await page.getByRole('button', { name: 'New project' }).click();
   await page.getByLabel('Project name').fill('Mobile scans');
@@ -333,7 +362,7 @@ test('console at phone width: sign in, no gap under the header, navigate with th
   await shot(page, 'phone-playground');
 
   // Usage by key on a phone: each key's numbers stacked, all on screen, nothing scrolls sideways.
-  const projectId = (await page.getByLabel('Project', { exact: true }).inputValue());
+  const projectId = await page.getByLabel('Project', { exact: true }).inputValue();
   await page.goto(`${base}/console#/projects/${projectId}/usage`);
   await page.getByRole('heading', { name: 'Usage' }).waitFor();
   await checkUsageByKey(t, page, ['Console playground']);
@@ -343,21 +372,29 @@ test('console at phone width: sign in, no gap under the header, navigate with th
   t.assert.deepEqual(problems, []);
 });
 
-test('console playground: a 2-page PDF through files:annotate, page picker, boxes per page', { skip: skipWithoutChromium(CHROMIUM), timeout: 240_000 }, async (t: TestContext) => {
+test('console playground: a 2-page PDF through files:annotate, page picker, boxes per page', {
+  skip: skipWithoutChromium(CHROMIUM),
+  timeout: 240_000,
+}, async (t: TestContext) => {
   const { base, token } = await startConsole(t);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-console-pdf-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const pdfFile = path.join(dir, 'two-pages.pdf');
-  fs.writeFileSync(pdfFile, await makePdf([
-    { kind: 'text', lines: ['Morning Harbour'] },
-    { kind: 'scan', lines: ['Evening Lantern'], size: [792, 612] },
-  ]));
+  fs.writeFileSync(
+    pdfFile,
+    await makePdf([
+      { kind: 'text', lines: ['Morning Harbour'] },
+      { kind: 'scan', lines: ['Evening Lantern'], size: [792, 612] },
+    ]),
+  );
   const browser = await launch(t);
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   page.setDefaultTimeout(30_000);
   const problems = watch(page);
   const calls: string[] = [];
-  page.on('request', (r) => { if (r.method() === 'POST') calls.push(new URL(r.url()).pathname); });
+  page.on('request', (r) => {
+    if (r.method() === 'POST') calls.push(new URL(r.url()).pathname);
+  });
 
   await signIn(page, base, token);
   await page.getByRole('button', { name: 'New project' }).click();
@@ -375,17 +412,21 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   t.assert.deepEqual(await picker.locator('option').allTextContents(), ['1 of 2', '2 of 2']);
   // Page 1 is a 612×792 pt sheet; its boxes (normalizedVertices × page size) are inside it.
   t.assert.equal(await page.locator('.stage-overlay').getAttribute('viewBox'), '0 0 612 792');
-  const inside = async () => page.locator('.stage-overlay polygon').evaluateAll((polys) => {
-    const svg = polys[0]?.closest('svg');
-    const [, , w, h] = (svg?.getAttribute('viewBox') ?? '0 0 0 0').split(' ').map(Number);
-    const points = polys.flatMap((p) => (p.getAttribute('points') ?? '').split(' ').map((xy) => xy.split(',').map(Number)));
-    return polys.length >= 2 && points.every(([x, y]) => x >= 0 && y >= 0 && x <= w + 1 && y <= h + 1);
-  });
+  const inside = async () =>
+    page.locator('.stage-overlay polygon').evaluateAll((polys) => {
+      const svg = polys[0]?.closest('svg');
+      const [, , w, h] = (svg?.getAttribute('viewBox') ?? '0 0 0 0').split(' ').map(Number);
+      const points = polys.flatMap((p) => (p.getAttribute('points') ?? '').split(' ').map((xy) => xy.split(',').map(Number)));
+      return polys.length >= 2 && points.every(([x, y]) => x >= 0 && y >= 0 && x <= w + 1 && y <= h + 1);
+    });
   t.assert.ok(await inside(), 'page 1 boxes are drawn within the page');
 
   await picker.selectOption('2');
   await page.locator('.stage-overlay[viewBox="0 0 792 612"]').waitFor({ timeout: 120_000 });
-  await page.getByRole('status').filter({ hasText: /Found \d+ words?/ }).waitFor({ timeout: 120_000 });
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Found \d+ words?/ })
+    .waitFor({ timeout: 120_000 });
   const second = await recognisedText(page);
   t.assert.match(second, /Evening\s*Lantern/i);
   t.assert.doesNotMatch(second, /Morning/i);
@@ -397,9 +438,15 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   t.assert.equal(json.responses[0].responses[0].context.pageNumber, 2);
   await page.getByRole('tab', { name: 'curl' }).click();
   const curl = await page.getByLabel('curl command').textContent();
-  t.assert.ok(curl?.includes('/api/vision/v1/files:annotate') && curl.includes('"mimeType":"application/pdf"') && curl.includes('"pages":[2]'), curl ?? '');
+  t.assert.ok(
+    curl?.includes('/api/vision/v1/files:annotate') && curl.includes('"mimeType":"application/pdf"') && curl.includes('"pages":[2]'),
+    curl ?? '',
+  );
 
-  t.assert.deepEqual(calls.filter((c) => c.includes(':annotate')), ['/api/projects/documents/ocr:annotateFiles', '/api/projects/documents/ocr:annotateFiles']);
+  t.assert.deepEqual(
+    calls.filter((c) => c.includes(':annotate')),
+    ['/api/projects/documents/ocr:annotateFiles', '/api/projects/documents/ocr:annotateFiles'],
+  );
 
   // A multi-page TIFF goes the same way; a new file starts again at page 1.
   const tiffFile = path.join(dir, 'frames.tiff');
@@ -407,10 +454,14 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   await page.getByRole('tab', { name: 'Text' }).click();
   await page.locator('#pg-file').setInputFiles(tiffFile);
   await picker.locator('option', { hasText: '1 of 2' }).waitFor({ state: 'attached', timeout: 120_000 });
-  await page.waitForFunction(() => /Copper/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, { timeout: 120_000 });
+  await page.waitForFunction(() => /Copper/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, {
+    timeout: 120_000,
+  });
   t.assert.equal(await picker.inputValue(), '1');
   await picker.selectOption('2');
-  await page.waitForFunction(() => /Silver/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, { timeout: 120_000 });
+  await page.waitForFunction(() => /Silver/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, {
+    timeout: 120_000,
+  });
   t.assert.ok(await inside(), 'TIFF page boxes are drawn within the page');
   t.assert.deepEqual(problems, []);
 });

@@ -9,7 +9,9 @@ import { createTestAccount, setupProject } from './helpers/common-route-tests.ts
  * Issue 16, item 9: a dropped database answers 503 (not 500), and `/readyz` says so until the schema
  * is back: when the store returns empty, the node migrates it again before it reports ready.
  */
-test('[postgres] a dropped schema → 503 and /readyz false; once recreated, migrated again and ready', { skip: POSTGRES_URL ? false : 'DATABASE_URL not set' }, async (t: TestContext) => {
+test('[postgres] a dropped schema → 503 and /readyz false; once recreated, migrated again and ready', {
+  skip: POSTGRES_URL ? false : 'DATABASE_URL not set',
+}, async (t: TestContext) => {
   const { app, database } = await buildTestApp(t, 'postgres', { OCR_WARM: 'false' });
   const owner = await createTestAccount(database, 'acme');
   await setupProject(app, owner, 'lost-project', { apis: ['ocr'], key: {} });

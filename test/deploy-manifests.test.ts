@@ -53,10 +53,25 @@ test('deploy/kubernetes.yaml: no unknown or misspelt field (TypeScript excess-pr
   t.after(() => fs.rmSync(file, { force: true }));
   const lines = objects.map((o, i) => `const o${i}: import('${modelPath(o)}').I${o.kind} = ${JSON.stringify(o, null, 1)};`);
   fs.writeFileSync(file, `${lines.join('\n')}\nexport {};\n`);
-  const r = spawnSync(process.execPath, [
-    path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022',
-    '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', file,
-  ], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--types',
+      'node',
+      file,
+    ],
+    { cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+  );
   t.assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
@@ -81,8 +96,14 @@ test('deploy/kubernetes.yaml: Pod Security "restricted" on every pod', (t: TestC
       const seccomp = (sc.seccompProfile ?? pod.seccompProfile)?.type;
       t.assert.ok(seccomp === 'RuntimeDefault' || seccomp === 'Localhost', `${where}: seccompProfile RuntimeDefault or Localhost`);
       t.assert.ok(sc.capabilities?.drop?.includes('ALL'), `${where}: capabilities.drop ALL`);
-      t.assert.ok((sc.capabilities?.add ?? []).every((cap: string) => cap === 'NET_BIND_SERVICE'), `${where}: capabilities.add`);
-      t.assert.ok((c.ports ?? []).every((p: Json) => p.hostPort === undefined || p.hostPort === 0), `${where}: hostPort`);
+      t.assert.ok(
+        (sc.capabilities?.add ?? []).every((cap: string) => cap === 'NET_BIND_SERVICE'),
+        `${where}: capabilities.add`,
+      );
+      t.assert.ok(
+        (c.ports ?? []).every((p: Json) => p.hostPort === undefined || p.hostPort === 0),
+        `${where}: hostPort`,
+      );
       // Not in "restricted" but expected of us: a pinned image and a read-only root.
       t.assert.match(c.image, /^[^:@]+(:[\w.-]+|@sha256:[0-9a-f]{64})$/, `${where}: image has a tag or digest`);
       t.assert.doesNotMatch(c.image, /:latest$/, `${where}: not :latest`);
@@ -109,7 +130,11 @@ test('deploy/kubernetes.yaml: PDB, HPA on CPU, topology spread, NetworkPolicy, m
   t.assert.ok(selects(np.spec.podSelector.matchLabels));
   const job = byKind('Job')[0];
   t.assert.deepEqual(job.spec.template.spec.containers[0].command, ['legible', 'migrate']);
-  t.assert.equal(job.spec.template.spec.containers[0].image, deployment.spec.template.spec.containers[0].image, 'the Job runs the same release');
+  t.assert.equal(
+    job.spec.template.spec.containers[0].image,
+    deployment.spec.template.spec.containers[0].image,
+    'the Job runs the same release',
+  );
   t.assert.ok(selects(byKind('Service')[0].spec.selector));
 
   // The container's environment (plus the Secret) is a configuration the server starts with.
@@ -120,8 +145,15 @@ test('deploy/kubernetes.yaml: PDB, HPA on CPU, topology spread, NetworkPolicy, m
   const ports = Object.fromEntries(container.ports.map((p: Json) => [p.name, p.containerPort]));
   t.assert.equal(config.port, ports.http);
   t.assert.equal(config.admin?.port, ports.admin);
-  t.assert.equal(Number(deployment.spec.template.metadata.annotations['prometheus.io/port']), config.admin?.port, 'Prometheus scrapes the admin port');
-  t.assert.ok(np.spec.ingress.some((r: Json) => r.ports.some((p: Json) => p.port === config.admin?.port) && r.from), 'the admin port is not open to all');
+  t.assert.equal(
+    Number(deployment.spec.template.metadata.annotations['prometheus.io/port']),
+    config.admin?.port,
+    'Prometheus scrapes the admin port',
+  );
+  t.assert.ok(
+    np.spec.ingress.some((r: Json) => r.ports.some((p: Json) => p.port === config.admin?.port) && r.from),
+    'the admin port is not open to all',
+  );
   const probes = [container.livenessProbe, container.readinessProbe, container.startupProbe].map((p) => p.httpGet.path);
   t.assert.deepEqual([...new Set(probes)].sort(), ['/healthz', '/readyz']);
   t.assert.ok(deployment.spec.template.spec.terminationGracePeriodSeconds * 1000 > config.shutdownDrainMs + config.shutdownGraceMs + 5000);

@@ -19,16 +19,21 @@ test('hostile images through images:annotate: no 5xx, no stuck worker, RSS bound
   const owner = await createTestAccount(database, 'acme');
   const { keyString } = await setupProject(app, owner, 'hostile-project', { apis: ['ocr'], key: {} });
   await app.ocr.ready();
-  const annotate = (bytes: Uint8Array) => app.inject({
-    method: 'POST',
-    url: '/v1/images:annotate',
-    headers: { 'x-goog-api-key': keyString! },
-    payload: { requests: [{ image: { content: Buffer.from(bytes).toString('base64') }, features: [{ type: 'DOCUMENT_TEXT_DETECTION' }] }] },
-  });
+  const annotate = (bytes: Uint8Array) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/images:annotate',
+      headers: { 'x-goog-api-key': keyString! },
+      payload: {
+        requests: [{ image: { content: Buffer.from(bytes).toString('base64') }, features: [{ type: 'DOCUMENT_TEXT_DETECTION' }] }],
+      },
+    });
 
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
   t.after(() => clearInterval(sampler));
   const outcomes: string[] = [];
   for (const { name, bytes } of corpus) {
@@ -36,7 +41,9 @@ test('hostile images through images:annotate: no 5xx, no stuck worker, RSS bound
     const res = await annotate(bytes);
     t.assert.ok(res.statusCode < 500, `${name}: ${res.statusCode} ${res.body.slice(0, 300)}`);
     const entry = res.statusCode === 200 ? res.json().responses[0] : undefined;
-    outcomes.push(`${name}: ${res.statusCode} ${entry?.error ? `error ${entry.error.code} ${entry.error.message.slice(0, 60)}` : 'read'} (peak +${Math.round((peak - baseline) / 2 ** 20)} MB)`);
+    outcomes.push(
+      `${name}: ${res.statusCode} ${entry?.error ? `error ${entry.error.code} ${entry.error.message.slice(0, 60)}` : 'read'} (peak +${Math.round((peak - baseline) / 2 ** 20)} MB)`,
+    );
     // Generous: a 75-megapixel image decodes to 225 MB of RGB plus its detector input.
     t.assert.ok(peak - Math.max(before, baseline) < 1.2 * GB, `${name}: RSS grew by ${Math.round((peak - before) / 2 ** 20)} MB`);
   }

@@ -23,7 +23,14 @@ const SENTENCES = [
 async function renderColumns(t: TestContext, columns: number, gapEm: number, text: string): Promise<Uint8Array> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   t.after(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 2400, height: 1200 } });
@@ -32,13 +39,19 @@ async function renderColumns(t: TestContext, columns: number, gapEm: number, tex
   return page.locator('#t').screenshot({ type: 'png' });
 }
 
-test('a four-column page with 1.2 em gutters reads column by column (the detector joins its rows across the gutters)', { skip: skipWithoutChromium(CHROMIUM) }, async (t: TestContext) => {
+test('a four-column page with 1.2 em gutters reads column by column (the detector joins its rows across the gutters)', {
+  skip: skipWithoutChromium(CHROMIUM),
+}, async (t: TestContext) => {
   const text = Array.from({ length: 14 }, (_, i) => SENTENCES[(i * 3) % SENTENCES.length]).join(' ');
   const png = await renderColumns(t, 4, 1.2, text);
   const models = await loadModels({ threads: 1 });
   t.after(() => models.release());
   const recognizer = createPaddleRecognizer(models.recognizer, models.dictionary);
-  const { result } = await runOcr(png, { models, recognizer, buildLayout, lexicon: await loadEnglishLexicon() }, { mode: 'document', languageHints: [] });
+  const { result } = await runOcr(
+    png,
+    { models, recognizer, buildLayout, lexicon: await loadEnglishLexicon() },
+    { mode: 'document', languageHints: [] },
+  );
   const { edits, length } = cerCount(normalizeForCer(result.text, 'en'), normalizeForCer(text, 'en'));
   // Read row by row across the columns, the same words give 1 − CER of about 0.4.
   t.assert.ok(1 - edits / length > 0.95, `1 − CER ${(1 - edits / length).toFixed(3)}:\n${result.text}`);

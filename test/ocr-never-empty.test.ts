@@ -13,14 +13,44 @@ import { createPaddleRecognizer } from '../src/ocr/recognize-text.ts';
  * margin a user may crop it to, comes back as text. A 1220×43 line once came back empty (the
  * direction classifier saw the whole line squeezed into 4 heights and called it upside down).
  */
-const WORDS = ['account', 'balance', 'morning', 'report', 'north', 'station', 'number', 'total', 'paper', 'market', 'river', 'public', 'order', 'window', 'summer', 'garden', 'letter', 'history', 'service', 'village', 'between', 'company', 'water', 'table'];
+const WORDS = [
+  'account',
+  'balance',
+  'morning',
+  'report',
+  'north',
+  'station',
+  'number',
+  'total',
+  'paper',
+  'market',
+  'river',
+  'public',
+  'order',
+  'window',
+  'summer',
+  'garden',
+  'letter',
+  'history',
+  'service',
+  'village',
+  'between',
+  'company',
+  'water',
+  'table',
+];
 const FONTS = ['Liberation Serif', 'Liberation Sans', 'Liberation Mono'];
 
 let models: OcrModels;
 let deps: OcrPipelineDeps;
 before(async () => {
   models = await loadModels({ threads: 1 });
-  deps = { models, recognizer: createPaddleRecognizer(models.recognizer, models.dictionary), buildLayout, lexicon: await loadEnglishLexicon() };
+  deps = {
+    models,
+    recognizer: createPaddleRecognizer(models.recognizer, models.dictionary),
+    buildLayout,
+    lexicon: await loadEnglishLexicon(),
+  };
 });
 after(() => models.release());
 
@@ -55,7 +85,12 @@ const layout = (maxLines: number): fc.Arbitrary<Layout> =>
     size: fc.integer({ min: 14, max: 48 }),
     stretch: fc.double({ min: 0.5, max: 0.75, noNaN: true }),
     upper: fc.boolean(),
-    margin: fc.record({ left: fc.integer({ min: 0, max: 40 }), top: fc.integer({ min: 0, max: 12 }), right: fc.integer({ min: 0, max: 40 }), bottom: fc.integer({ min: 0, max: 12 }) }),
+    margin: fc.record({
+      left: fc.integer({ min: 0, max: 40 }),
+      top: fc.integer({ min: 0, max: 12 }),
+      right: fc.integer({ min: 0, max: 40 }),
+      bottom: fc.integer({ min: 0, max: 12 }),
+    }),
   });
 
 /** Words of the rendering found in what came back. */
@@ -65,7 +100,10 @@ function found(lines: string[][], text: string): number {
   return words.filter((w) => read.has(w)).length / words.length;
 }
 
-for (const [name, maxLines, runs] of [['single lines', 1, 14], ['short paragraphs', 4, 8]] as const) {
+for (const [name, maxLines, runs] of [
+  ['single lines', 1, 14],
+  ['short paragraphs', 4, 8],
+] as const) {
   test(`${name} of clean print at any size, aspect ratio, margin and font come back as text`, async () => {
     await fc.assert(
       fc.asyncProperty(layout(maxLines), async (l) => {
@@ -73,7 +111,10 @@ for (const [name, maxLines, runs] of [['single lines', 1, 14], ['short paragraph
         for (const mode of ['document', 'text'] as const) {
           const { result } = await runOcr(png, deps, { mode, languageHints: [] });
           const share = found(l.lines, result.text);
-          assert.ok(share >= 0.6, `${width}×${height} ${l.font} ${l.size}px, ${mode}: ${Math.round(share * 100)}% of the words in ${JSON.stringify(result.text)}`);
+          assert.ok(
+            share >= 0.6,
+            `${width}×${height} ${l.font} ${l.size}px, ${mode}: ${Math.round(share * 100)}% of the words in ${JSON.stringify(result.text)}`,
+          );
         }
       }),
       { numRuns: runs, seed: 13 },
@@ -83,7 +124,14 @@ for (const [name, maxLines, runs] of [['single lines', 1, 14], ['short paragraph
 
 test('the 1220×43 line that once came back empty reads in full', async () => {
   const words = ['purchase', 'order', 'number', '4471', 'shipped', 'to', 'warehouse', 'district', 'office', 'north'];
-  const { png } = await render({ lines: [words], font: 'Liberation Mono', size: 30, upper: true, stretch: 1200 / (words.join(' ').length * 30), margin: { left: 10, top: 2, right: 10, bottom: 4 } });
+  const { png } = await render({
+    lines: [words],
+    font: 'Liberation Mono',
+    size: 30,
+    upper: true,
+    stretch: 1200 / (words.join(' ').length * 30),
+    margin: { left: 10, top: 2, right: 10, bottom: 4 },
+  });
   const { result } = await runOcr(png, deps, { mode: 'document', languageHints: [] });
   assert.ok(found([words], result.text) >= 0.8, result.text);
 });

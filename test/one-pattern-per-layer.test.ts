@@ -16,7 +16,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const files = sourceFiles(srcRoot).map((file) => ({ name: path.relative(srcRoot, file).split(path.sep).join('/'), text: fs.readFileSync(file, 'utf8') }));
+const files = sourceFiles(srcRoot).map((file) => ({
+  name: path.relative(srcRoot, file).split(path.sep).join('/'),
+  text: fs.readFileSync(file, 'utf8'),
+}));
 
 test('every *-repository.ts exports one createXRepository factory and no other async function', () => {
   const repositories = files.filter((f) => f.name.endsWith('-repository.ts'));
@@ -36,11 +39,20 @@ test('every *-repository.ts exports one createXRepository factory and no other a
 
 test('only repositories write audit rows (recordAudit, in the transaction of the change)', () => {
   const writers = files.filter((f) => /\brecordAudit\(/.test(f.text) && f.name !== 'audit/audit-log.ts').map((f) => f.name);
-  assert.deepEqual(writers.filter((name) => !name.endsWith('-repository.ts')), []);
+  assert.deepEqual(
+    writers.filter((name) => !name.endsWith('-repository.ts')),
+    [],
+  );
 });
 
 test('no route invalidates the key cache itself: repositories do, after the commit', () => {
   const users = files.filter((f) => /\bapp\.keyVerifier\b|\.invalidate(Key|Project)\(/.test(f.text)).map((f) => f.name);
-  const expected = ['api-keys/api-keys-repository.ts', 'api-keys/key-verifier.ts', 'cluster/cluster-invalidation.ts', 'projects/project-apis-repository.ts', 'projects/projects-repository.ts'];
+  const expected = [
+    'api-keys/api-keys-repository.ts',
+    'api-keys/key-verifier.ts',
+    'cluster/cluster-invalidation.ts',
+    'projects/project-apis-repository.ts',
+    'projects/projects-repository.ts',
+  ];
   assert.deepEqual(users.sort(), expected);
 });

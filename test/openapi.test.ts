@@ -15,7 +15,9 @@ const REDOCLY = path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function operations(spec: Json): Array<{ method: string; path: string; op: Json }> {
-  return Object.entries<Json>(spec.paths).flatMap(([p, item]) => Object.entries<Json>(item).map(([method, op]) => ({ method, path: p, op })));
+  return Object.entries<Json>(spec.paths).flatMap(([p, item]) =>
+    Object.entries<Json>(item).map(([method, op]) => ({ method, path: p, op })),
+  );
 }
 
 test('OpenAPI: `redocly lint` with the recommended rules reports no error and no warning (offline)', async (t: TestContext) => {
@@ -52,14 +54,20 @@ test('OpenAPI: operationIds, servers, security, Google errors, Idempotency-Key, 
     t.assert.match(op.operationId, /^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)+$/, where);
     t.assert.ok(Array.isArray(op.security), `${where}: security`);
     const errors = Object.keys(op.responses).filter((c) => /^[45]/.test(c));
-    t.assert.ok(errors.some((c) => c.startsWith('4')), `${where}: a 4xx response`);
+    t.assert.ok(
+      errors.some((c) => c.startsWith('4')),
+      `${where}: a 4xx response`,
+    );
     t.assert.equal(op.responses.default.$ref, '#/components/responses/ErrorDefault', where);
     for (const c of errors) t.assert.match(op.responses[c].$ref ?? '', /^#\/components\/responses\/Error\d{3}$/, `${where} ${c}`);
     // Fastify serves every documented operation (the document is not a wish list).
     const probe = await app.inject({ method: method.toUpperCase() as 'GET', url: p.replace(/\{\w+\}/g, 'abcdef-1') });
     t.assert.notEqual(probe.statusCode, 404, `${where} is a route: ${probe.body.slice(0, 200)}`);
     if (method === 'post' && (p.startsWith('/api/projects/') || p.startsWith('/api/accounts/'))) {
-      t.assert.ok(op.parameters.some((x: Json) => x.in === 'header' && x.name === 'Idempotency-Key'), `${where}: Idempotency-Key`);
+      t.assert.ok(
+        op.parameters.some((x: Json) => x.in === 'header' && x.name === 'Idempotency-Key'),
+        `${where}: Idempotency-Key`,
+      );
       t.assert.ok(op.responses['409'] && op.responses['422'], `${where}: idempotency errors`);
     }
   }
@@ -69,7 +77,10 @@ test('OpenAPI: operationIds, servers, security, Google errors, Idempotency-Key, 
   const annotate = spec.paths['/api/vision/v1/images:annotate'].post;
   t.assert.equal(annotate.operationId, 'vision.images.annotate');
   t.assert.equal(annotate.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/BatchAnnotateImagesResponse');
-  t.assert.equal(spec.paths['/api/projects/{project}/ocr:annotate'].post.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/BatchAnnotateImagesResponse');
+  t.assert.equal(
+    spec.paths['/api/projects/{project}/ocr:annotate'].post.responses['200'].content['application/json'].schema.$ref,
+    '#/components/schemas/BatchAnnotateImagesResponse',
+  );
   t.assert.ok(annotate.responses['429']);
 
   // Swagger UI sends the documented example: it must be accepted and read (no TYPE_UNSPECIFIED).

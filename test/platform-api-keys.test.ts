@@ -34,7 +34,12 @@ for (const dialect of DIALECTS) {
     });
     await t.test('a key id of another project is 404 there', async (t: TestContext) => {
       assertError(t, await app.inject({ url: `/api/projects/other-project/api-keys/${key.keyId}`, headers: h }), 404, 'NOT_FOUND');
-      assertError(t, await app.inject({ method: 'DELETE', url: `/api/projects/other-project/api-keys/${key.keyId}`, headers: h }), 404, 'NOT_FOUND');
+      assertError(
+        t,
+        await app.inject({ method: 'DELETE', url: `/api/projects/other-project/api-keys/${key.keyId}`, headers: h }),
+        404,
+        'NOT_FOUND',
+      );
       assertError(t, await app.inject({ url: `${base}/k-nope`, headers: h }), 404, 'NOT_FOUND');
     });
     await t.test('a key made with no api enabled has no services, and never gains later ones', async (t: TestContext) => {
@@ -53,7 +58,10 @@ for (const dialect of DIALECTS) {
         [{ allowedIps: ['not an ip'] }, 'restrictions.allowedIps[0]'],
         [{ allowedReferrers: ['https://exa mple.com'] }, 'restrictions.allowedReferrers[0]'],
         [{ allowedReferrers: ['javascript:alert(1)'] }, 'restrictions.allowedReferrers[0]'],
-        [{ androidApps: [{ packageName: 'noDots', sha1Fingerprint: 'da39a3ee5e6b4b0d3255bfef95601890afd80709' }] }, 'restrictions.androidApps[0].packageName'],
+        [
+          { androidApps: [{ packageName: 'noDots', sha1Fingerprint: 'da39a3ee5e6b4b0d3255bfef95601890afd80709' }] },
+          'restrictions.androidApps[0].packageName',
+        ],
         [{ androidApps: [{ packageName: 'com.x.y', sha1Fingerprint: 'da39a3ee' }] }, 'restrictions.androidApps[0].sha1Fingerprint'],
         [{ androidApps: [{ packageName: 'com.x.y' }] }, 'restrictions.androidApps[0].sha1Fingerprint'],
         [{ iosBundleIds: ['bad bundle'] }, 'restrictions.iosBundleIds[0]'],
@@ -89,7 +97,12 @@ for (const dialect of DIALECTS) {
     });
     await t.test('patch: displayName, restrictions (services kept when absent), expireTime set and cleared', async (t: TestContext) => {
       const url = `${base}/${key.keyId}`;
-      const p1 = await app.inject({ method: 'PATCH', url, headers: h, payload: { displayName: 'Renamed', restrictions: { allowedIps: ['192.0.2.0/24'] } } });
+      const p1 = await app.inject({
+        method: 'PATCH',
+        url,
+        headers: h,
+        payload: { displayName: 'Renamed', restrictions: { allowedIps: ['192.0.2.0/24'] } },
+      });
       t.assert.equal(p1.statusCode, 200);
       t.assert.equal(p1.json().displayName, 'Renamed');
       t.assert.deepEqual(p1.json().restrictions, { services: ['ocr'], allowedIps: ['192.0.2.0/24'] });
@@ -107,8 +120,18 @@ for (const dialect of DIALECTS) {
       t.assert.equal(r.json().keyId, key.keyId);
       t.assert.ok(Date.parse(r.json().previousKeyExpireTime) > Date.now() + 3500_000);
       t.assert.equal(r.json().hint, r.json().keyString.slice(0, 12));
-      assertError(t, await app.inject({ method: 'POST', url: `${base}/${key.keyId}:rotate`, headers: h, payload: { graceSeconds: -1 } }), 400, 'INVALID_ARGUMENT');
-      assertError(t, await app.inject({ method: 'POST', url: `${base}/${key.keyId}:rotate`, headers: h, payload: { graceSeconds: 10_000_000 } }), 400, 'INVALID_ARGUMENT');
+      assertError(
+        t,
+        await app.inject({ method: 'POST', url: `${base}/${key.keyId}:rotate`, headers: h, payload: { graceSeconds: -1 } }),
+        400,
+        'INVALID_ARGUMENT',
+      );
+      assertError(
+        t,
+        await app.inject({ method: 'POST', url: `${base}/${key.keyId}:rotate`, headers: h, payload: { graceSeconds: 10_000_000 } }),
+        400,
+        'INVALID_ARGUMENT',
+      );
       assertError(t, await app.inject({ method: 'POST', url: `${base}/${key.keyId}:explode`, headers: h, payload: {} }), 404, 'NOT_FOUND');
       assertError(t, await app.inject({ method: 'POST', url: `${base}/k-nope:rotate`, headers: h, payload: {} }), 404, 'NOT_FOUND');
     });

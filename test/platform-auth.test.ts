@@ -13,24 +13,47 @@ for (const dialect of DIALECTS) {
     const { projectId, keyId } = await setupProject(app, owner, 'demo-project', { apis: ['ocr'], key: { displayName: 'k' } });
     const spare = await accounts.createToken('acme');
     for (const route of platformSetupRoutes({ accountId: 'acme', projectId, keyId: keyId!, spareTokenId: spare.token.tokenId })) {
-      const ok = await app.inject({ method: route.method, url: route.url, headers: owner.headers, ...(route.payload === undefined ? {} : { payload: route.payload as object }) });
-      t.assert.ok(ok.statusCode >= 200 && ok.statusCode < 300, `${route.method} ${route.url} as owner → ${ok.statusCode} ${ok.body.slice(0, 200)}`);
+      const ok = await app.inject({
+        method: route.method,
+        url: route.url,
+        headers: owner.headers,
+        ...(route.payload === undefined ? {} : { payload: route.payload as object }),
+      });
+      t.assert.ok(
+        ok.statusCode >= 200 && ok.statusCode < 300,
+        `${route.method} ${route.url} as owner → ${ok.statusCode} ${ok.body.slice(0, 200)}`,
+      );
     }
   });
 }
 
 test('OpenAPI documents every platform route with tags and the account-token security scheme', async (t: TestContext) => {
   const { app } = await buildTestApp(t);
-  const spec = (await app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, { tags?: string[]; security?: unknown[] }>> };
+  const spec = (await app.inject('/openapi.json')).json() as {
+    paths: Record<string, Record<string, { tags?: string[]; security?: unknown[] }>>;
+  };
   const expected = [
-    'post /api/accounts/{account}/projects', 'get /api/accounts/{account}/projects', 'get /api/accounts/{account}/audit-log',
-    'get /api/projects/{project}', 'patch /api/projects/{project}', 'delete /api/projects/{project}', 'get /api/apis',
-    'post /api/projects/{project}/apis', 'get /api/projects/{project}/apis', 'get /api/projects/{project}/apis/{api}',
-    'patch /api/projects/{project}/apis/{api}', 'delete /api/projects/{project}/apis/{api}',
-    'post /api/projects/{project}/api-keys', 'get /api/projects/{project}/api-keys', 'get /api/projects/{project}/api-keys/{keyId}',
-    'patch /api/projects/{project}/api-keys/{keyId}', 'delete /api/projects/{project}/api-keys/{keyId}',
+    'post /api/accounts/{account}/projects',
+    'get /api/accounts/{account}/projects',
+    'get /api/accounts/{account}/audit-log',
+    'get /api/projects/{project}',
+    'patch /api/projects/{project}',
+    'delete /api/projects/{project}',
+    'get /api/apis',
+    'post /api/projects/{project}/apis',
+    'get /api/projects/{project}/apis',
+    'get /api/projects/{project}/apis/{api}',
+    'patch /api/projects/{project}/apis/{api}',
+    'delete /api/projects/{project}/apis/{api}',
+    'post /api/projects/{project}/api-keys',
+    'get /api/projects/{project}/api-keys',
+    'get /api/projects/{project}/api-keys/{keyId}',
+    'patch /api/projects/{project}/api-keys/{keyId}',
+    'delete /api/projects/{project}/api-keys/{keyId}',
     'post /api/projects/{project}/api-keys/{keyId}:rotate',
-    'get /api/accounts/{account}/tokens', 'post /api/accounts/{account}/tokens', 'delete /api/accounts/{account}/tokens/{tokenId}',
+    'get /api/accounts/{account}/tokens',
+    'post /api/accounts/{account}/tokens',
+    'delete /api/accounts/{account}/tokens/{tokenId}',
   ];
   for (const route of expected) {
     const [method, p] = route.split(' ');
@@ -60,8 +83,14 @@ for (const dialect of DIALECTS) {
     const after = await app.inject({ url: '/api/accounts/acme/tokens', headers: h });
     t.assert.equal(after.statusCode, 401);
     const remaining = await app.inject({ url: '/api/accounts/acme/tokens', headers: owner.headers });
-    t.assert.deepEqual(remaining.json().tokens.map((x: { tokenId: string }) => x.tokenId), [owner.tokenId]);
+    t.assert.deepEqual(
+      remaining.json().tokens.map((x: { tokenId: string }) => x.tokenId),
+      [owner.tokenId],
+    );
     const audit = await app.inject({ url: '/api/accounts/acme/audit-log?pageSize=2', headers: owner.headers });
-    t.assert.deepEqual(audit.json().entries.map((e: { action: string }) => e.action), ['account_token.revoke', 'account_token.create']);
+    t.assert.deepEqual(
+      audit.json().entries.map((e: { action: string }) => e.action),
+      ['account_token.revoke', 'account_token.create'],
+    );
   });
 }

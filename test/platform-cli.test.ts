@@ -18,7 +18,12 @@ function cli(env: Env, ...args: string[]): Promise<{ code: number; stdout: strin
     execFile(
       process.execPath,
       [path.join(ROOT, 'bin/legible.js'), ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 120_000 },
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
       (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) || 1 : 0, stdout, stderr }),
     );
   });

@@ -33,12 +33,28 @@ const weirdString = fc.oneof(
 const body = fc.oneof(
   fc.constantFrom(...HOSTILE_JSON).map((raw) => ({ raw })),
   fc.anything({ maxDepth: 4, withObjectString: true, withNullPrototype: true }).map((value) => ({ raw: JSON.stringify(value) ?? 'null' })),
-  fc.record({
-    projectId: weirdString, displayName: weirdString, api: weirdString,
-    restrictions: fc.record({ services: fc.array(weirdString), allowedIps: fc.array(weirdString), allowedReferrers: fc.array(weirdString), iosBundleIds: fc.array(weirdString) }, { requiredKeys: [] }),
-    expireTime: fc.oneof(weirdString, fc.integer()), graceSeconds: fc.oneof(fc.integer(), fc.double(), weirdString),
-    quota: fc.record({ requestsPerMinute: fc.oneof(fc.integer(), fc.double(), weirdString) }, { requiredKeys: [] }),
-  }, { requiredKeys: [] }).map((value) => ({ raw: JSON.stringify(value) })),
+  fc
+    .record(
+      {
+        projectId: weirdString,
+        displayName: weirdString,
+        api: weirdString,
+        restrictions: fc.record(
+          {
+            services: fc.array(weirdString),
+            allowedIps: fc.array(weirdString),
+            allowedReferrers: fc.array(weirdString),
+            iosBundleIds: fc.array(weirdString),
+          },
+          { requiredKeys: [] },
+        ),
+        expireTime: fc.oneof(weirdString, fc.integer()),
+        graceSeconds: fc.oneof(fc.integer(), fc.double(), weirdString),
+        quota: fc.record({ requestsPerMinute: fc.oneof(fc.integer(), fc.double(), weirdString) }, { requiredKeys: [] }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => ({ raw: JSON.stringify(value) })),
 );
 
 for (const dialect of DIALECTS) {
@@ -62,12 +78,19 @@ for (const dialect of DIALECTS) {
         fc.option(weirdString, { nil: undefined }),
         body,
         authorization,
-        fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', undefined),
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          undefined,
+        ),
         fc.option(fc.oneof(weirdString, fc.constant(keyString!)), { nil: undefined, freq: 4 }),
         async (route, idReplacement, queryJunk, b, auth, contentType, apiKeyHeader) => {
           let url = route.url;
           if (idReplacement !== undefined) url = url.replace(/(demo-project|acme|k-[a-z0-9]+)/, encodeURIComponent(idReplacement));
-          if (queryJunk !== undefined) url += `?pageSize=${encodeURIComponent(queryJunk)}&pageToken=${encodeURIComponent(queryJunk)}&${encodeURIComponent(queryJunk)}=1`;
+          if (queryJunk !== undefined)
+            url += `?pageSize=${encodeURIComponent(queryJunk)}&pageToken=${encodeURIComponent(queryJunk)}&${encodeURIComponent(queryJunk)}=1`;
           const headers: Record<string, string> = {};
           if (auth !== undefined) headers.authorization = auth.replace(/[\r\n\u0000]/g, '');
           if (contentType) headers['content-type'] = contentType;

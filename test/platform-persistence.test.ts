@@ -63,14 +63,24 @@ test('no key or token in plaintext in the data directory or the server log', asy
   secrets.push(acme.token);
   const { keyId, keyString } = await setupProject(app, acme, 'demo-project', { apis: ['ocr'], key: {} });
   secrets.push(keyString!);
-  const rotated = await app.inject({ method: 'POST', url: `/api/projects/demo-project/api-keys/${keyId}:rotate`, headers: acme.headers, payload: { graceSeconds: 60 } });
+  const rotated = await app.inject({
+    method: 'POST',
+    url: `/api/projects/demo-project/api-keys/${keyId}:rotate`,
+    headers: acme.headers,
+    payload: { graceSeconds: 60 },
+  });
   secrets.push(rotated.json().keyString);
   // Secrets in every place a client may put them, including wrong ones and error paths.
   for (const secret of secrets) {
     await app.inject({ url: `/api/projects/demo-project?key=${secret}`, headers: { 'x-goog-api-key': secret } });
     await app.inject({ url: '/api/projects/demo-project', headers: { authorization: `Bearer ${secret}` } });
     await app.inject({ method: 'POST', url: `/api/vision/v1/images:annotate?key=${secret}`, payload: { requests: [] } });
-    await app.inject({ method: 'POST', url: `/v1/images:annotate?key=${secret}&x=1`, headers: { 'x-goog-api-key': secret }, payload: '{bad' });
+    await app.inject({
+      method: 'POST',
+      url: `/v1/images:annotate?key=${secret}&x=1`,
+      headers: { 'x-goog-api-key': secret },
+      payload: '{bad',
+    });
     await app.inject({ url: `/no/such/route?key=${secret}` });
   }
   await app.keyVerifier.flush();

@@ -9,7 +9,12 @@ for (const dialect of DIALECTS) {
     const acme = await createTestAccount(database, 'acme');
     const h = acme.headers;
     const post = (payload?: unknown) =>
-      app.inject({ method: 'POST', url: '/api/accounts/acme/projects', headers: h, ...(payload === undefined ? {} : { payload: payload as object }) });
+      app.inject({
+        method: 'POST',
+        url: '/api/accounts/acme/projects',
+        headers: h,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
 
     const created = await post({ projectId: 'demo-project', displayName: 'Demo' });
     t.assert.equal(created.statusCode, 201);
@@ -23,10 +28,22 @@ for (const dialect of DIALECTS) {
     t.assert.match(generated.json().projectId, /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/);
 
     await t.test('bad projectId → 400 INVALID_ARGUMENT naming the field', async (t: TestContext) => {
-      for (const projectId of ['short', 'Upper-case', '1starts-with-digit', 'ends-with-hyphen-', 'x'.repeat(31), 'has_underscore', 42, '']) {
+      for (const projectId of [
+        'short',
+        'Upper-case',
+        '1starts-with-digit',
+        'ends-with-hyphen-',
+        'x'.repeat(31),
+        'has_underscore',
+        42,
+        '',
+      ]) {
         const r = await post({ projectId });
         assertError(t, r, 400, 'INVALID_ARGUMENT');
-        t.assert.equal(r.json().error.details.find((d: { fieldViolations?: unknown }) => d.fieldViolations).fieldViolations[0].field, 'projectId');
+        t.assert.equal(
+          r.json().error.details.find((d: { fieldViolations?: unknown }) => d.fieldViolations).fieldViolations[0].field,
+          'projectId',
+        );
       }
       assertError(t, await post({ projectId: 'valid-id-1', extra: 1 }), 400, 'INVALID_ARGUMENT');
       assertError(t, await post({ displayName: 'bad\u0000name' }), 400, 'INVALID_ARGUMENT');
@@ -34,7 +51,12 @@ for (const dialect of DIALECTS) {
     await t.test('duplicate → 409 ALREADY_EXISTS, also across accounts (ids are global)', async (t: TestContext) => {
       assertError(t, await post({ projectId: 'demo-project' }), 409, 'ALREADY_EXISTS');
       const globex = await createTestAccount(database, 'globex');
-      const r = await app.inject({ method: 'POST', url: '/api/accounts/globex/projects', headers: globex.headers, payload: { projectId: 'demo-project' } });
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/accounts/globex/projects',
+        headers: globex.headers,
+        payload: { projectId: 'demo-project' },
+      });
       assertError(t, r, 409, 'ALREADY_EXISTS');
     });
     await t.test('list pages through every project exactly once', async (t: TestContext) => {
@@ -55,7 +77,12 @@ for (const dialect of DIALECTS) {
       assertError(t, await app.inject({ url: '/api/accounts/acme/projects?pageSize=abc', headers: h }), 400, 'INVALID_ARGUMENT');
     });
     await t.test('patch and soft delete', async (t: TestContext) => {
-      const patched = await app.inject({ method: 'PATCH', url: '/api/projects/demo-project', headers: h, payload: { displayName: 'Renamed' } });
+      const patched = await app.inject({
+        method: 'PATCH',
+        url: '/api/projects/demo-project',
+        headers: h,
+        payload: { displayName: 'Renamed' },
+      });
       t.assert.equal(patched.statusCode, 200);
       t.assert.equal(patched.json().displayName, 'Renamed');
       t.assert.ok(patched.json().updateTime >= patched.json().createTime);
@@ -64,12 +91,31 @@ for (const dialect of DIALECTS) {
       t.assert.ok(deleted.json().deleteTime);
       t.assert.equal((await app.inject({ url: '/api/projects/demo-project', headers: h })).json().state, 'DELETE_REQUESTED');
       t.assert.equal((await app.inject({ method: 'DELETE', url: '/api/projects/demo-project', headers: h })).statusCode, 200, 'idempotent');
-      assertError(t, await app.inject({ method: 'PATCH', url: '/api/projects/demo-project', headers: h, payload: { displayName: 'x' } }), 400, 'FAILED_PRECONDITION');
-      assertError(t, await app.inject({ method: 'POST', url: '/api/projects/demo-project/apis', headers: h, payload: { api: 'ocr' } }), 400, 'FAILED_PRECONDITION');
-      assertError(t, await app.inject({ method: 'POST', url: '/api/projects/demo-project/api-keys', headers: h, payload: {} }), 400, 'FAILED_PRECONDITION');
-      const listed = (await app.inject({ url: '/api/accounts/acme/projects', headers: h })).json().projects.map((p: { projectId: string }) => p.projectId);
+      assertError(
+        t,
+        await app.inject({ method: 'PATCH', url: '/api/projects/demo-project', headers: h, payload: { displayName: 'x' } }),
+        400,
+        'FAILED_PRECONDITION',
+      );
+      assertError(
+        t,
+        await app.inject({ method: 'POST', url: '/api/projects/demo-project/apis', headers: h, payload: { api: 'ocr' } }),
+        400,
+        'FAILED_PRECONDITION',
+      );
+      assertError(
+        t,
+        await app.inject({ method: 'POST', url: '/api/projects/demo-project/api-keys', headers: h, payload: {} }),
+        400,
+        'FAILED_PRECONDITION',
+      );
+      const listed = (await app.inject({ url: '/api/accounts/acme/projects', headers: h }))
+        .json()
+        .projects.map((p: { projectId: string }) => p.projectId);
       t.assert.ok(!listed.includes('demo-project'));
-      const all = (await app.inject({ url: '/api/accounts/acme/projects?showDeleted=true', headers: h })).json().projects.map((p: { projectId: string }) => p.projectId);
+      const all = (await app.inject({ url: '/api/accounts/acme/projects?showDeleted=true', headers: h }))
+        .json()
+        .projects.map((p: { projectId: string }) => p.projectId);
       t.assert.ok(all.includes('demo-project'));
       assertError(t, await post({ projectId: 'demo-project' }), 409, 'ALREADY_EXISTS');
     });
@@ -85,7 +131,10 @@ for (const dialect of DIALECTS) {
     await app.inject({ method: 'POST', url: '/api/accounts/acme/projects', headers: h, payload: { projectId: 'demo-project' } });
 
     const catalog = await app.inject({ url: '/api/apis', headers: h });
-    t.assert.deepEqual(catalog.json().apis.map((a: { api: string }) => a.api), ['ocr', 'navigation']);
+    t.assert.deepEqual(
+      catalog.json().apis.map((a: { api: string }) => a.api),
+      ['ocr', 'navigation'],
+    );
 
     const enable = () => app.inject({ method: 'POST', url: '/api/projects/demo-project/apis', headers: h, payload: { api: 'ocr' } });
     const first = await enable();
@@ -97,41 +146,99 @@ for (const dialect of DIALECTS) {
     t.assert.equal(again.statusCode, 200);
     t.assert.equal(again.json().createTime, first.json().createTime, 'idempotent');
 
-    assertError(t, await app.inject({ method: 'POST', url: '/api/projects/demo-project/apis', headers: h, payload: { api: 'vision' } }), 400, 'INVALID_ARGUMENT');
+    assertError(
+      t,
+      await app.inject({ method: 'POST', url: '/api/projects/demo-project/apis', headers: h, payload: { api: 'vision' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     assertError(t, await app.inject({ method: 'POST', url: '/api/projects/demo-project/apis', headers: h }), 400, 'INVALID_ARGUMENT');
 
     const list = await app.inject({ url: '/api/projects/demo-project/apis', headers: h });
-    t.assert.deepEqual(list.json().apis.map((a: { api: string; state: string }) => [a.api, a.state]), [['ocr', 'ENABLED'], ['navigation', 'DISABLED']]);
+    t.assert.deepEqual(
+      list.json().apis.map((a: { api: string; state: string }) => [a.api, a.state]),
+      [
+        ['ocr', 'ENABLED'],
+        ['navigation', 'DISABLED'],
+      ],
+    );
     const page = await app.inject({ url: '/api/projects/demo-project/apis?pageSize=1', headers: h });
     t.assert.equal(page.json().apis.length, 1);
     const next = await app.inject({ url: `/api/projects/demo-project/apis?pageSize=1&pageToken=${page.json().nextPageToken}`, headers: h });
     t.assert.equal(next.json().apis[0].api, 'navigation');
 
-    const quota = await app.inject({ method: 'PATCH', url: '/api/projects/demo-project/apis/ocr', headers: h, payload: { quota: { requestsPerMinute: 600 } } });
+    const quota = await app.inject({
+      method: 'PATCH',
+      url: '/api/projects/demo-project/apis/ocr',
+      headers: h,
+      payload: { quota: { requestsPerMinute: 600 } },
+    });
     t.assert.equal(quota.json().quota.requestsPerMinute, 600);
-    for (const bad of [{ quota: { requestsPerMinute: 0 } }, { quota: { requestsPerMinute: 'x' } }, { quota: {} }, {}, { quota: { requestsPerMinute: 5, burst: 1 } }]) {
-      assertError(t, await app.inject({ method: 'PATCH', url: '/api/projects/demo-project/apis/ocr', headers: h, payload: bad }), 400, 'INVALID_ARGUMENT');
+    for (const bad of [
+      { quota: { requestsPerMinute: 0 } },
+      { quota: { requestsPerMinute: 'x' } },
+      { quota: {} },
+      {},
+      { quota: { requestsPerMinute: 5, burst: 1 } },
+    ]) {
+      assertError(
+        t,
+        await app.inject({ method: 'PATCH', url: '/api/projects/demo-project/apis/ocr', headers: h, payload: bad }),
+        400,
+        'INVALID_ARGUMENT',
+      );
     }
-    assertError(t, await app.inject({ method: 'PATCH', url: '/api/projects/demo-project/apis/navigation', headers: h, payload: { quota: { requestsPerMinute: 5 } } }), 400, 'FAILED_PRECONDITION');
-    assertError(t, await app.inject({ method: 'PATCH', url: '/api/projects/demo-project/apis/vision', headers: h, payload: { quota: { requestsPerMinute: 5 } } }), 400, 'INVALID_ARGUMENT');
+    assertError(
+      t,
+      await app.inject({
+        method: 'PATCH',
+        url: '/api/projects/demo-project/apis/navigation',
+        headers: h,
+        payload: { quota: { requestsPerMinute: 5 } },
+      }),
+      400,
+      'FAILED_PRECONDITION',
+    );
+    assertError(
+      t,
+      await app.inject({
+        method: 'PATCH',
+        url: '/api/projects/demo-project/apis/vision',
+        headers: h,
+        payload: { quota: { requestsPerMinute: 5 } },
+      }),
+      400,
+      'INVALID_ARGUMENT',
+    );
 
     const disabled = await app.inject({ method: 'DELETE', url: '/api/projects/demo-project/apis/ocr', headers: h });
     t.assert.equal(disabled.json().state, 'DISABLED');
-    t.assert.equal((await app.inject({ method: 'DELETE', url: '/api/projects/demo-project/apis/ocr', headers: h })).statusCode, 200, 'idempotent');
+    t.assert.equal(
+      (await app.inject({ method: 'DELETE', url: '/api/projects/demo-project/apis/ocr', headers: h })).statusCode,
+      200,
+      'idempotent',
+    );
     const reenabled = await enable();
     t.assert.equal(reenabled.json().quota.requestsPerMinute, 600, 'quota kept across disable/enable');
 
     const audit = await app.inject({ url: '/api/accounts/acme/audit-log', headers: h });
     t.assert.equal(audit.statusCode, 200);
     const actions = audit.json().entries.map((e: { action: string }) => e.action);
-    t.assert.deepEqual(actions, ['api.enable', 'api.disable', 'api.update_quota', 'api.enable', 'project.create', 'account_token.create', 'account.create'], 'newest first, one per change');
+    t.assert.deepEqual(
+      actions,
+      ['api.enable', 'api.disable', 'api.update_quota', 'api.enable', 'project.create', 'account_token.create', 'account.create'],
+      'newest first, one per change',
+    );
     const entry = audit.json().entries[0];
     t.assert.equal(entry.actor, `token:${acme.tokenId}`);
     t.assert.equal(entry.projectId, 'demo-project');
     const paged = await app.inject({ url: '/api/accounts/acme/audit-log?pageSize=3', headers: h });
     t.assert.equal(paged.json().entries.length, 3);
     const rest = await app.inject({ url: `/api/accounts/acme/audit-log?pageSize=10&pageToken=${paged.json().nextPageToken}`, headers: h });
-    t.assert.deepEqual([...paged.json().entries, ...rest.json().entries].map((e: { action: string }) => e.action), actions);
+    t.assert.deepEqual(
+      [...paged.json().entries, ...rest.json().entries].map((e: { action: string }) => e.action),
+      actions,
+    );
     t.assert.equal(rest.json().nextPageToken, undefined);
   });
 }

@@ -40,7 +40,12 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -52,27 +57,44 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
 }
 
 test('every shell block of README.md and docs/*.md is run or listed with a reason', () => {
-  const files = [path.join(ROOT, 'README.md'), ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join(ROOT, 'docs', f))];
+  const files = [
+    path.join(ROOT, 'README.md'),
+    ...fs
+      .readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => path.join(ROOT, 'docs', f)),
+  ];
   const firstLines = files.flatMap((f) => shellBlocks(f).map((b) => b.split('\n')[0]));
-  for (const line of Object.keys(NOT_RUN)) if (!firstLines.includes(line)) throw new Error(`NOT_RUN lists a block that no longer exists: ${line}`);
+  for (const line of Object.keys(NOT_RUN))
+    if (!firstLines.includes(line)) throw new Error(`NOT_RUN lists a block that no longer exists: ${line}`);
 });
 
 const skip = sharedMissing('data/vision-samples/text.jpg');
 
-test('README: the walk-through, key management, curl and `legible ocr` blocks run against a listening server', { skip, timeout: 300_000 }, async (t: TestContext) => {
+test('README: the walk-through, key management, curl and `legible ocr` blocks run against a listening server', {
+  skip,
+  timeout: 300_000,
+}, async (t: TestContext) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-readme-'));
   t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', OCR_WORKERS: '1', OCR_WARM: 'false' };
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let serverLog = '';
   server.stderr.on('data', (d) => (serverLog += d));
   t.after(() => {
     server.kill('SIGTERM');
   });
   for (let i = 0; ; i++) {
-    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (i > 120 || server.exitCode !== null) throw new Error(`server did not start: ${serverLog}`);
     await new Promise((r) => setTimeout(r, 500));
@@ -85,7 +107,8 @@ test('README: the walk-through, key management, curl and `legible ocr` blocks ru
     // Markers on lines of their own (curl prints no final newline).
     ...blocks.map((b, i) => `echo; echo "::block ${i}::"\n${b}`),
     'echo; echo "::done::"',
-  ].join('\n')
+  ]
+    .join('\n')
     .replaceAll('http://127.0.0.1:8080', base)
     .replaceAll('../shared/', `${SHARED_DIR}/`);
   const r = await run('bash', ['-c', script], { ...env, LOG_LEVEL: 'silent' }, ROOT);
@@ -97,8 +120,14 @@ test('README: the walk-through, key management, curl and `legible ocr` blocks ru
   const [walk, manage, curl, cli] = out;
   t.assert.ok(/"projectId":"demo-project"/.test(walk), `walk: /"projectId":"demo-project"/ in ${walk.slice(0, 400)}`);
   t.assert.ok(/"api":"ocr",[^}]*"state":"ENABLED"/.test(walk), `walk: /"api":"ocr",[^}]*"state":"ENABLED"/ in ${walk.slice(0, 400)}`);
-  t.assert.ok(/"textAnnotations":\[\{"locale":"en","description":"[^"]*System Software Update/.test(walk), `walk: /"textAnnotations":\[\{"locale":"en","description":"[^"]*System Software Update/ in ${walk.slice(0, 400)}`);
-  t.assert.ok(/"allowedIps":\["203\.0\.113\.0\/24","2001:db8::\/32"\]/.test(manage), `manage: /"allowedIps":\["203\.0\.113\.0\/24","2001:db8::\/32"\]/ in ${manage.slice(0, 400)}`);
+  t.assert.ok(
+    /"textAnnotations":\[\{"locale":"en","description":"[^"]*System Software Update/.test(walk),
+    `walk: /"textAnnotations":\[\{"locale":"en","description":"[^"]*System Software Update/ in ${walk.slice(0, 400)}`,
+  );
+  t.assert.ok(
+    /"allowedIps":\["203\.0\.113\.0\/24","2001:db8::\/32"\]/.test(manage),
+    `manage: /"allowedIps":\["203\.0\.113\.0\/24","2001:db8::\/32"\]/ in ${manage.slice(0, 400)}`,
+  );
   t.assert.ok(/Revoked token tok-/.test(manage), `manage: /Revoked token tok-/ in ${manage.slice(0, 400)}`);
   t.assert.ok(/"auditLogEntries"|"entries"/.test(manage), `manage: /"auditLogEntries"|"entries"/ in ${manage.slice(0, 400)}`);
   t.assert.ok(/"description":"Wake up human!\\n"/.test(curl), `curl: /"description":"Wake up human!\\n"/ in ${curl.slice(0, 400)}`);

@@ -27,7 +27,11 @@ for (const dialect of DIALECTS) {
         body: JSON.stringify({ requests: [{ image: { content: 'iVBORw0KGgo=' }, features: [{ type: 'TEXT_DETECTION' }] }] }),
       });
       const body = await res.json();
-      return { status: res.status, reason: body.error?.details?.find((d: { reason?: string }) => d.reason)?.reason as string | undefined, message: body.error?.message as string };
+      return {
+        status: res.status,
+        reason: body.error?.details?.find((d: { reason?: string }) => d.reason)?.reason as string | undefined,
+        message: body.error?.message as string,
+      };
     };
 
     t.assert.equal((await setup('POST', '/api/accounts/acme/projects', acme.token, { projectId: 'demo-project' })).status, 201);
@@ -39,27 +43,55 @@ for (const dialect of DIALECTS) {
     t.assert.match(disabled.message, /POST \/api\/projects\/demo-project\/apis/);
 
     t.assert.equal((await setup('POST', '/api/projects/demo-project/apis', acme.token, { api: 'ocr' })).body.state, 'ENABLED');
-    const nav = (await setup('POST', '/api/projects/demo-project/api-keys', acme.token, { restrictions: { services: ['navigation'] } })).body.keyString;
+    const nav = (await setup('POST', '/api/projects/demo-project/api-keys', acme.token, { restrictions: { services: ['navigation'] } }))
+      .body.keyString;
     const key = (await setup('POST', '/api/projects/demo-project/api-keys', acme.token, {})).body;
 
     t.assert.deepEqual(Object.values(await ocr({})).slice(0, 2), [401, 'CREDENTIALS_MISSING'], 'no credential');
     const tampered = `${key.keyString.slice(0, -1)}${key.keyString.endsWith('a') ? 'b' : 'a'}`;
-    t.assert.deepEqual(Object.values(await ocr({ authorization: `Bearer ${tampered}` })).slice(0, 2), [401, 'API_KEY_INVALID'], 'tampered key');
-    t.assert.deepEqual(Object.values(await ocr({ 'x-goog-api-key': nav })).slice(0, 2), [403, 'API_KEY_SERVICE_BLOCKED'], 'navigation-only key');
-    t.assert.deepEqual(Object.values(await ocr({ authorization: `Bearer ${early.body.keyString}` })).slice(0, 2), [403, 'API_KEY_SERVICE_BLOCKED'], 'made before OCR was enabled');
-    t.assert.deepEqual(Object.values(await ocr({ authorization: `Bearer ${acme.token}` })).slice(0, 2), [401, 'ACCESS_TOKEN_TYPE_UNSUPPORTED'], 'account token on OCR');
+    t.assert.deepEqual(
+      Object.values(await ocr({ authorization: `Bearer ${tampered}` })).slice(0, 2),
+      [401, 'API_KEY_INVALID'],
+      'tampered key',
+    );
+    t.assert.deepEqual(
+      Object.values(await ocr({ 'x-goog-api-key': nav })).slice(0, 2),
+      [403, 'API_KEY_SERVICE_BLOCKED'],
+      'navigation-only key',
+    );
+    t.assert.deepEqual(
+      Object.values(await ocr({ authorization: `Bearer ${early.body.keyString}` })).slice(0, 2),
+      [403, 'API_KEY_SERVICE_BLOCKED'],
+      'made before OCR was enabled',
+    );
+    t.assert.deepEqual(
+      Object.values(await ocr({ authorization: `Bearer ${acme.token}` })).slice(0, 2),
+      [401, 'ACCESS_TOKEN_TYPE_UNSUPPORTED'],
+      'account token on OCR',
+    );
     const accepted = await ocr({}, `?key=${key.keyString}`);
     t.assert.equal(accepted.status, 200, `a good key passes verification (${accepted.status} ${accepted.message})`);
 
     t.assert.equal((await setup('DELETE', `/api/projects/demo-project/api-keys/${key.keyId}`, acme.token)).status, 200);
-    t.assert.deepEqual(Object.values(await ocr({ authorization: `Bearer ${key.keyString}` })).slice(0, 2), [401, 'API_KEY_INVALID'], 'revoked: the very next request');
+    t.assert.deepEqual(
+      Object.values(await ocr({ authorization: `Bearer ${key.keyString}` })).slice(0, 2),
+      [401, 'API_KEY_INVALID'],
+      'revoked: the very next request',
+    );
 
     t.assert.equal((await setup('GET', '/api/projects/demo-project', globex.token)).status, 404, "another account's token");
     t.assert.equal((await setup('GET', '/api/projects/demo-project', nav)).status, 401, 'API key on a setup route');
     const bad = await setup('POST', '/api/accounts/acme/projects', acme.token, { projectId: 'Bad Id' });
     t.assert.equal(bad.status, 400);
     t.assert.equal(bad.body.error.status, 'INVALID_ARGUMENT');
-    t.assert.equal(bad.body.error.details.find((d: { fieldViolations?: unknown }) => d.fieldViolations).fieldViolations[0].field, 'projectId');
-    t.assert.equal((await setup('POST', '/api/accounts/acme/projects', acme.token, { projectId: 'demo-project' })).status, 409, 'duplicate');
+    t.assert.equal(
+      bad.body.error.details.find((d: { fieldViolations?: unknown }) => d.fieldViolations).fieldViolations[0].field,
+      'projectId',
+    );
+    t.assert.equal(
+      (await setup('POST', '/api/accounts/acme/projects', acme.token, { projectId: 'demo-project' })).status,
+      409,
+      'duplicate',
+    );
   });
 }

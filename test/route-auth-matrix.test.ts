@@ -23,7 +23,9 @@ const PAYLOADS: Record<string, unknown> = {
   'PATCH /api/projects/:project/oauth-clients/:clientId': { clientName: 'renamed' },
   'POST /api/projects/:project/oauth-clients/:clientId/secrets': {},
   'POST /api/projects/:project/ocr::annotate': { requests: [{ image: { content: 'AAAA' }, features: [{ type: 'LABEL_DETECTION' }] }] },
-  'POST /api/projects/:project/ocr::annotateFiles': { requests: [{ inputConfig: { content: 'AAAA', mimeType: 'text/plain' }, features: [{ type: 'TEXT_DETECTION' }] }] },
+  'POST /api/projects/:project/ocr::annotateFiles': {
+    requests: [{ inputConfig: { content: 'AAAA', mimeType: 'text/plain' }, features: [{ type: 'TEXT_DETECTION' }] }],
+  },
 };
 
 test('every registered route is classified by the credential it takes', async (t: TestContext) => {
@@ -48,13 +50,28 @@ for (const dialect of DIALECTS) {
     const { projectId, keyId, keyString } = await setupProject(app, owner, 'demo-project', { apis: ['ocr'], key: { displayName: 'k' } });
     // The stranger has resources too, so a 404 is not just "nothing exists".
     await setupProject(app, stranger, 'globex-project', { apis: ['ocr'], key: {} });
-    const strangerClient = await app.inject({ method: 'POST', url: '/api/projects/globex-project/oauth-clients', headers: stranger.headers, payload: webClient });
+    const strangerClient = await app.inject({
+      method: 'POST',
+      url: '/api/projects/globex-project/oauth-clients',
+      headers: stranger.headers,
+      payload: webClient,
+    });
     t.assert.equal(strangerClient.statusCode, 201, strangerClient.body);
-    const client = await app.inject({ method: 'POST', url: `/api/projects/${projectId}/oauth-clients`, headers: owner.headers, payload: webClient });
+    const client = await app.inject({
+      method: 'POST',
+      url: `/api/projects/${projectId}/oauth-clients`,
+      headers: owner.headers,
+      payload: webClient,
+    });
     t.assert.equal(client.statusCode, 201, client.body);
     const ids: Record<string, string> = {
-      account: 'acme', project: projectId, api: 'ocr', keyId: keyId!, tokenId: spare.token.tokenId,
-      clientId: client.json().clientId, secretId: client.json().clientSecretId,
+      account: 'acme',
+      project: projectId,
+      api: 'ocr',
+      keyId: keyId!,
+      tokenId: spare.token.tokenId,
+      clientId: client.json().clientId,
+      secretId: client.json().clientSecretId,
     };
 
     const fixture = { app, owner, stranger, revokedToken: extra.secret, apiKey: keyString! };

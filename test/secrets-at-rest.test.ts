@@ -51,14 +51,23 @@ test('no secret in the database file, its WAL or the logs, whatever route create
     await post('/api/accounts/acme/tokens', {}, idempotent);
     const key = await post(`/api/projects/${project}/api-keys`, {}, idempotent);
     await post(`/api/projects/${project}/api-keys/${key.keyId}:rotate`, {}, idempotent);
-    const client = await post(`/api/projects/${project}/oauth-clients`, {
-      clientName: 'Acme web', redirectUris: ['https://app.acme.test/callback'], grantTypes: ['authorization_code', 'refresh_token'],
-    }, idempotent);
+    const client = await post(
+      `/api/projects/${project}/oauth-clients`,
+      {
+        clientName: 'Acme web',
+        redirectUris: ['https://app.acme.test/callback'],
+        grantTypes: ['authorization_code', 'refresh_token'],
+      },
+      idempotent,
+    );
     await post(`/api/projects/${project}/oauth-clients/${client.clientId}/secrets`, {}, idempotent);
   }
   const keys = [...secrets].filter((s) => s.startsWith('lgb_key_'));
   const tokens = [...secrets].filter((s) => s.startsWith('lgb_at_'));
-  t.assert.ok(keys.length >= 4 && tokens.length >= 3 && [...secrets].some((s) => s.startsWith('lgb_cs_')), `every kind created: ${secrets.size}`);
+  t.assert.ok(
+    keys.length >= 4 && tokens.length >= 3 && [...secrets].some((s) => s.startsWith('lgb_cs_')),
+    `every kind created: ${secrets.size}`,
+  );
 
   // Keys in every spelling a client can send (some authenticate, some do not; none may be logged).
   const key = keys[keys.length - 1];
@@ -92,6 +101,12 @@ test('no secret in the database file, its WAL or the logs, whatever route create
     // The random body alone, too: a secret must not survive in any encoding that keeps it readable.
     const body62 = secret.slice(secret.lastIndexOf('_') + 1);
     t.assert.ok(!stored.includes(body62), `${secret.slice(0, 12)}… is stored in clear`);
-    t.assert.ok(!logs.includes(body62), `${secret.slice(0, 12)}… is logged: ${logs.split('\n').find((l) => l.includes(body62))?.slice(0, 400)}`);
+    t.assert.ok(
+      !logs.includes(body62),
+      `${secret.slice(0, 12)}… is logged: ${logs
+        .split('\n')
+        .find((l) => l.includes(body62))
+        ?.slice(0, 400)}`,
+    );
   }
 });

@@ -23,7 +23,10 @@ for (const dialect of DIALECTS) {
       t.assert.equal(quota.statusCode, 400, `quota ${value}: ${quota.body.slice(0, 200)}`);
       const rotate = await call('POST', `/api/projects/${projectId}/api-keys/${keyId}:rotate`, `{"graceSeconds":${value}}`);
       t.assert.equal(rotate.statusCode, 400, `graceSeconds ${value}: ${rotate.body.slice(0, 200)}`);
-      const page = await call('GET', `/api/projects/${projectId}/api-keys?pageSize=${encodeURIComponent(JSON.parse(value.startsWith('"') ? value : `"${value}"`))}`);
+      const page = await call(
+        'GET',
+        `/api/projects/${projectId}/api-keys?pageSize=${encodeURIComponent(JSON.parse(value.startsWith('"') ? value : `"${value}"`))}`,
+      );
       t.assert.equal(page.statusCode, 400, `pageSize ${value}: ${page.body.slice(0, 200)}`);
     }
     // Nothing was committed: the quota is the default, every list still answers.
@@ -50,14 +53,24 @@ for (const dialect of DIALECTS) {
       fc.constantFrom('"0x10"', '"  5 "', '""', 'true', 'null', '[]', '[5]', '"5"', '-0', '0.5'),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), number, fc.constantFrom('requestsPerMinute', 'graceSeconds', 'pageSize', 'expireTime'), async (route, value, field) => {
-        const raw = field === 'requestsPerMinute' ? `{"quota":{"requestsPerMinute":${value}}}` : `{"${field}":${value}}`;
-        const queryValue = value.startsWith('"') ? (JSON.parse(value) as string) : value;
-        const url = `${route.url}${route.url.includes('?') ? '&' : '?'}pageSize=${encodeURIComponent(queryValue)}`;
-        const hasBody = route.method !== 'GET';
-        const res = await app.inject({ method: route.method, url, headers: { ...acme.headers, 'content-type': 'application/json' }, ...(hasBody ? { payload: raw } : {}) });
-        if (res.statusCode >= 500) throw new Error(`${route.method} ${url} ${raw} → ${res.statusCode} ${res.body.slice(0, 300)}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        number,
+        fc.constantFrom('requestsPerMinute', 'graceSeconds', 'pageSize', 'expireTime'),
+        async (route, value, field) => {
+          const raw = field === 'requestsPerMinute' ? `{"quota":{"requestsPerMinute":${value}}}` : `{"${field}":${value}}`;
+          const queryValue = value.startsWith('"') ? (JSON.parse(value) as string) : value;
+          const url = `${route.url}${route.url.includes('?') ? '&' : '?'}pageSize=${encodeURIComponent(queryValue)}`;
+          const hasBody = route.method !== 'GET';
+          const res = await app.inject({
+            method: route.method,
+            url,
+            headers: { ...acme.headers, 'content-type': 'application/json' },
+            ...(hasBody ? { payload: raw } : {}),
+          });
+          if (res.statusCode >= 500) throw new Error(`${route.method} ${url} ${raw} → ${res.statusCode} ${res.body.slice(0, 300)}`);
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -25,7 +25,13 @@ async function reverseProxy(t: TestContext, target: string): Promise<string> {
     req.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -38,14 +44,21 @@ const CLIENT = '127.0.0.2';
 /** A POST from CLIENT through the proxy, with an X-Forwarded-For the client wrote itself. */
 function callFrom(proxy: string, key: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${proxy}/v1/images:annotate`, {
-      method: 'POST',
-      localAddress: CLIENT,
-      headers: { 'content-type': 'application/json', 'x-goog-api-key': key, 'x-forwarded-for': '203.0.113.7' },
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body }));
-    });
+    const req = http.request(
+      `${proxy}/v1/images:annotate`,
+      {
+        method: 'POST',
+        localAddress: CLIENT,
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': key, 'x-forwarded-for': '203.0.113.7' },
+      },
+      (res) => {
+        let body = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c) => (body += c))
+          .on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', reject).end(payload);
   });
 }
@@ -54,7 +67,10 @@ for (const trustProxy of ['1', '127.0.0.1/32', '127.0.0.1,::1']) {
   test(`TRUST_PROXY=${trustProxy}: a spoofed X-Forwarded-For cannot pass an IP allow-list`, async (t: TestContext) => {
     const { app, database } = await buildTestApp(t, 'sqlite', { TRUST_PROXY: trustProxy, OCR_WARM: 'false' });
     const owner = await createTestAccount(database, 'acme');
-    const spoofed = await setupProject(app, owner, 'spoof-target', { apis: ['ocr'], key: { restrictions: { allowedIps: ['203.0.113.7'] } } });
+    const spoofed = await setupProject(app, owner, 'spoof-target', {
+      apis: ['ocr'],
+      key: { restrictions: { allowedIps: ['203.0.113.7'] } },
+    });
     const real = await setupProject(app, owner, 'real-client', { apis: ['ocr'], key: { restrictions: { allowedIps: [CLIENT] } } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const proxy = await reverseProxy(t, `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);

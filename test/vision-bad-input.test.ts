@@ -14,7 +14,12 @@ test('JSON nested 5000 deep anywhere in imageContext is a 400, not a stack overf
   for (const deep of [deepArray, deepObject]) {
     for (const field of ['languageHints', 'textDetectionParams', 'cropHintsParams', 'latLongRect', 'webDetectionParams', 'unknownField']) {
       const payload = `{"requests":[{"image":{"content":"AAAA"},"features":[{"type":"TEXT_DETECTION"}],"imageContext":{"${field}":${deep}}}]}`;
-      const res = await app.inject({ method: 'POST', url: '/v1/images:annotate', headers: { 'x-goog-api-key': keyString!, 'content-type': 'application/json' }, payload });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/images:annotate',
+        headers: { 'x-goog-api-key': keyString!, 'content-type': 'application/json' },
+        payload,
+      });
       t.assert.equal(res.statusCode, 400, `${field}: ${res.body.slice(0, 300)}`);
     }
   }
@@ -24,10 +29,20 @@ test('text/plain bodies are 415 on every route, as docs/errors.md says', async (
   const { app, database } = await buildTestApp(t, 'sqlite', { OCR_WARM: 'false' });
   const owner = await createTestAccount(database, 'acme');
   const { keyString } = await setupProject(app, owner, 'plain-project', { apis: ['ocr'], key: {} });
-  const vision = await app.inject({ method: 'POST', url: '/v1/images:annotate', headers: { 'x-goog-api-key': keyString!, 'content-type': 'text/plain' }, payload: '{"requests":[]}' });
+  const vision = await app.inject({
+    method: 'POST',
+    url: '/v1/images:annotate',
+    headers: { 'x-goog-api-key': keyString!, 'content-type': 'text/plain' },
+    payload: '{"requests":[]}',
+  });
   t.assert.equal(vision.statusCode, 415, vision.body.slice(0, 300));
   t.assert.equal(vision.json().error.details[0].reason, 'UNSUPPORTED_MEDIA_TYPE');
-  const setup = await app.inject({ method: 'POST', url: '/api/accounts/acme/projects', headers: { ...owner.headers, 'content-type': 'text/plain' }, payload: '{"projectId":"plain-two"}' });
+  const setup = await app.inject({
+    method: 'POST',
+    url: '/api/accounts/acme/projects',
+    headers: { ...owner.headers, 'content-type': 'text/plain' },
+    payload: '{"projectId":"plain-two"}',
+  });
   t.assert.equal(setup.statusCode, 415, setup.body.slice(0, 300));
 });
 
@@ -52,9 +67,19 @@ for (const dialect of DIALECTS) {
         const res = await app.inject({ method: 'GET', url, headers: owner.headers });
         t.assert.ok(res.statusCode === 400 || res.statusCode === 404, `${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
-      const patch = await app.inject({ method: 'PATCH', url: `/api/projects/${projectId}`, headers: owner.headers, payload: { displayName: `a\u0000b` } });
+      const patch = await app.inject({
+        method: 'PATCH',
+        url: `/api/projects/${projectId}`,
+        headers: owner.headers,
+        payload: { displayName: `a\u0000b` },
+      });
       t.assert.ok(patch.statusCode < 500, `displayName with NUL: ${patch.statusCode} ${patch.body.slice(0, 200)}`);
-      const create = await app.inject({ method: 'POST', url: `/api/accounts/acme/projects`, headers: owner.headers, payload: { projectId: 'nul-two', displayName: `\u0000` } });
+      const create = await app.inject({
+        method: 'POST',
+        url: `/api/accounts/acme/projects`,
+        headers: owner.headers,
+        payload: { projectId: 'nul-two', displayName: `\u0000` },
+      });
       t.assert.ok(create.statusCode < 500, `create with NUL: ${create.statusCode} ${create.body.slice(0, 200)}`);
     }
   });

@@ -74,7 +74,9 @@ function prefixedGoogleClient(s: Served, sent: string[]) {
 
 type Word = { symbols?: Array<{ text?: string | null; property?: { detectedBreak?: unknown } | null }> | null; confidence?: number | null };
 const wordsOf = (annotation: any): Word[] =>
-  (annotation?.pages ?? []).flatMap((p: any) => (p.blocks ?? []).flatMap((b: any) => (b.paragraphs ?? []).flatMap((pa: any) => pa.words ?? [])));
+  (annotation?.pages ?? []).flatMap((p: any) =>
+    (p.blocks ?? []).flatMap((b: any) => (b.paragraphs ?? []).flatMap((pa: any) => pa.words ?? [])),
+  );
 const textOf = (w: Word) => (w.symbols ?? []).map((s) => s.text ?? '').join('');
 
 test("Google's Node client against a listening Legible", { skip }, async (t: TestContext) => {
@@ -107,9 +109,15 @@ test("Google's Node client against a listening Legible", { skip }, async (t: Tes
     t.assert.equal(page?.width, 1398);
     t.assert.equal(page?.height, 1048);
     const words = wordsOf(result.fullTextAnnotation);
-    t.assert.ok(words.some((w) => textOf(w) === 'class'), `a word "class" among ${words.map(textOf).join('|')}`);
+    t.assert.ok(
+      words.some((w) => textOf(w) === 'class'),
+      `a word "class" among ${words.map(textOf).join('|')}`,
+    );
     t.assert.ok(words.every((w) => (w.symbols?.length ?? 0) > 0 && typeof w.confidence === 'number'));
-    const breaks = words.flatMap((w) => w.symbols ?? []).map((sym) => (sym.property?.detectedBreak as any)?.type).filter(Boolean);
+    const breaks = words
+      .flatMap((w) => w.symbols ?? [])
+      .map((sym) => (sym.property?.detectedBreak as any)?.type)
+      .filter(Boolean);
     t.assert.ok(breaks.includes('SPACE') || breaks.includes('EOL_SURE_SPACE'), `breaks: ${[...new Set(breaks)]}`);
     t.assert.ok(breaks.includes('LINE_BREAK'));
     t.assert.equal((page?.blocks?.[0] as any)?.blockType, 'TEXT');
@@ -130,7 +138,10 @@ test("Google's Node client against a listening Legible", { skip }, async (t: Tes
       ],
     });
     t.assert.equal(batch.responses?.length, 2);
-    t.assert.deepEqual({ code: batch.responses?.[0].error?.code, message: batch.responses?.[0].error?.message }, { code: 3, message: 'Bad image data.' });
+    t.assert.deepEqual(
+      { code: batch.responses?.[0].error?.code, message: batch.responses?.[0].error?.message },
+      { code: 3, message: 'Bad image data.' },
+    );
     t.assert.match(batch.responses?.[1].textAnnotations?.[0]?.description ?? '', /human/i);
   });
 
@@ -184,9 +195,14 @@ test("Google's Node client against a listening Legible", { skip }, async (t: Tes
         { image: { content: 'AAAA' }, features: [{ type: 'TEXT_DETECTION' }] },
       ],
     });
-    for (const [query, enums] of [['', 'name'], ['?$alt=json%3Benum-encoding=int', 'int']] as const) {
+    for (const [query, enums] of [
+      ['', 'name'],
+      ['?$alt=json%3Benum-encoding=int', 'int'],
+    ] as const) {
       const res = await fetch(`http://127.0.0.1:${s.port}/v1/images:annotate${query}`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': s.key }, body,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': s.key },
+        body,
       });
       t.assert.equal(res.status, 200);
       const json = await res.json();
@@ -218,14 +234,17 @@ function blankPng(width: number, height: number): Buffer {
   const rows = zlib.deflateSync(Buffer.alloc((width + 1) * height), { level: 9 });
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr), pngChunk('IDAT', rows), pngChunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', rows),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
 test('limits with the engine: 75 megapixels per image; an overloaded engine → 503 + Retry-After', { skip }, async (t: TestContext) => {
   // No queue: with one worker busy, every other image of the batch is refused as overloaded.
   const s = await serveLegible(t, { OCR_WORKERS: '1', OCR_QUEUE_MAX: '0' });
-  const post = (requests: unknown[]) => s.app.inject({ method: 'POST', url: '/v1/images:annotate', headers: { 'x-goog-api-key': s.key }, payload: { requests } });
+  const post = (requests: unknown[]) =>
+    s.app.inject({ method: 'POST', url: '/v1/images:annotate', headers: { 'x-goog-api-key': s.key }, payload: { requests } });
 
   const bomb = await post([{ image: { content: blankPng(10_000, 7_600).toString('base64') }, features: [{ type: 'TEXT_DETECTION' }] }]);
   t.assert.equal(bomb.statusCode, 200, bomb.body);

@@ -3,7 +3,16 @@ import type { AddressInfo } from 'node:net';
 import vision from '@google-cloud/vision';
 import { buildTestApp } from './helpers/build-test-app.ts';
 import { assertError, createTestAccount, setupProject } from './helpers/common-route-tests.ts';
-import { animatedGif, bombPdf, encryptedPdf, hugePagePdf, javascriptPdf, makePdf, manyPagesPdf, multiPageTiff } from './helpers/document-fixtures.ts';
+import {
+  animatedGif,
+  bombPdf,
+  encryptedPdf,
+  hugePagePdf,
+  javascriptPdf,
+  makePdf,
+  manyPagesPdf,
+  multiPageTiff,
+} from './helpers/document-fixtures.ts';
 
 /**
  * `files:annotate` (BatchAnnotateFiles) with the real engine and real document workers, through
@@ -21,7 +30,9 @@ async function served(t: TestContext) {
 
 const words = (text: string | null | undefined) => (text ?? '').toLowerCase();
 const fileRequest = (content: Uint8Array, mimeType: string, pages?: number[], type = 'DOCUMENT_TEXT_DETECTION') => ({
-  requests: [{ inputConfig: { content: Buffer.from(content).toString('base64'), mimeType }, features: [{ type }], ...(pages ? { pages } : {}) }],
+  requests: [
+    { inputConfig: { content: Buffer.from(content).toString('base64'), mimeType }, features: [{ type }], ...(pages ? { pages } : {}) },
+  ],
 });
 
 test('files:annotate', async (t: TestContext) => {
@@ -35,40 +46,64 @@ test('files:annotate', async (t: TestContext) => {
     { kind: 'text', lines: ['Charlie letter'], rotate: 90, size: [595, 842] },
   ]);
 
-  await t.test('a 3-page PDF, pages [1, -1]: two responses, pageNumber 1 and 3, totalPages 3, points, normalizedVertices', async (t: TestContext) => {
-    const res = await post('/v1/files:annotate', fileRequest(pdf, 'application/pdf', [1, -1]));
-    t.assert.equal(res.statusCode, 200, res.body);
-    const file = res.json().responses[0];
-    t.assert.equal(file.totalPages, 3);
-    t.assert.deepEqual(file.inputConfig, { mimeType: 'application/pdf' });
-    t.assert.deepEqual(file.responses.map((r: any) => r.context), [{ pageNumber: 1 }, { pageNumber: 3 }]);
-    t.assert.match(words(file.responses[0].fullTextAnnotation?.text), /alpha/);
-    t.assert.match(words(file.responses[1].fullTextAnnotation?.text), /charlie/);
-    const page = file.responses[0].fullTextAnnotation.pages[0];
-    t.assert.deepEqual([page.width, page.height], [612, 792]);
-    // A page turned by /Rotate 90 is reported as displayed.
-    t.assert.deepEqual([file.responses[1].fullTextAnnotation.pages[0].width, file.responses[1].fullTextAnnotation.pages[0].height], [842, 595]);
-    const box = page.blocks[0].boundingBox;
-    t.assert.equal(box.vertices, undefined);
-    t.assert.ok(box.normalizedVertices.every((v: any) => (v.x ?? 0) >= 0 && (v.x ?? 0) <= 1 && (v.y ?? 0) >= 0 && (v.y ?? 0) <= 1));
-  });
+  await t.test(
+    'a 3-page PDF, pages [1, -1]: two responses, pageNumber 1 and 3, totalPages 3, points, normalizedVertices',
+    async (t: TestContext) => {
+      const res = await post('/v1/files:annotate', fileRequest(pdf, 'application/pdf', [1, -1]));
+      t.assert.equal(res.statusCode, 200, res.body);
+      const file = res.json().responses[0];
+      t.assert.equal(file.totalPages, 3);
+      t.assert.deepEqual(file.inputConfig, { mimeType: 'application/pdf' });
+      t.assert.deepEqual(
+        file.responses.map((r: any) => r.context),
+        [{ pageNumber: 1 }, { pageNumber: 3 }],
+      );
+      t.assert.match(words(file.responses[0].fullTextAnnotation?.text), /alpha/);
+      t.assert.match(words(file.responses[1].fullTextAnnotation?.text), /charlie/);
+      const page = file.responses[0].fullTextAnnotation.pages[0];
+      t.assert.deepEqual([page.width, page.height], [612, 792]);
+      // A page turned by /Rotate 90 is reported as displayed.
+      t.assert.deepEqual(
+        [file.responses[1].fullTextAnnotation.pages[0].width, file.responses[1].fullTextAnnotation.pages[0].height],
+        [842, 595],
+      );
+      const box = page.blocks[0].boundingBox;
+      t.assert.equal(box.vertices, undefined);
+      t.assert.ok(box.normalizedVertices.every((v: any) => (v.x ?? 0) >= 0 && (v.x ?? 0) <= 1 && (v.y ?? 0) >= 0 && (v.y ?? 0) <= 1));
+    },
+  );
 
-  await t.test('no pages = the first 5 (here all 3), a scanned page is read too; project bindings answer the same', async (t: TestContext) => {
-    const res = await post('/v1/projects/files-project/locations/eu/files:annotate', fileRequest(pdf, 'application/pdf'));
-    const file = res.json().responses[0];
-    t.assert.deepEqual(file.responses.map((r: any) => r.context.pageNumber), [1, 2, 3]);
-    t.assert.match(words(file.responses[1].fullTextAnnotation?.text), /bravo/);
-    t.assert.equal((await post('/api/vision/v1/projects/files-project/files:annotate', fileRequest(pdf, 'application/pdf', [2]))).statusCode, 200);
-  });
+  await t.test(
+    'no pages = the first 5 (here all 3), a scanned page is read too; project bindings answer the same',
+    async (t: TestContext) => {
+      const res = await post('/v1/projects/files-project/locations/eu/files:annotate', fileRequest(pdf, 'application/pdf'));
+      const file = res.json().responses[0];
+      t.assert.deepEqual(
+        file.responses.map((r: any) => r.context.pageNumber),
+        [1, 2, 3],
+      );
+      t.assert.match(words(file.responses[1].fullTextAnnotation?.text), /bravo/);
+      t.assert.equal(
+        (await post('/api/vision/v1/projects/files-project/files:annotate', fileRequest(pdf, 'application/pdf', [2]))).statusCode,
+        200,
+      );
+    },
+  );
 
   await t.test('a 4-page TIFF and an animated GIF', async (t: TestContext) => {
     const tiff = await multiPageTiff([['Delta one'], ['Echo two'], ['Foxtrot three'], ['Golf four']]);
     const file = (await post('/v1/files:annotate', fileRequest(tiff, 'image/tiff', [2, 4], 'TEXT_DETECTION'))).json().responses[0];
     t.assert.equal(file.totalPages, 4);
-    t.assert.deepEqual(file.responses.map((r: any) => r.context.pageNumber), [2, 4]);
+    t.assert.deepEqual(
+      file.responses.map((r: any) => r.context.pageNumber),
+      [2, 4],
+    );
     t.assert.match(words(file.responses[0].textAnnotations?.[0]?.description), /echo/);
     t.assert.match(words(file.responses[1].textAnnotations?.[0]?.description), /golf/);
-    t.assert.deepEqual([file.responses[0].fullTextAnnotation.pages[0].width, file.responses[0].fullTextAnnotation.pages[0].height], [900, 300]);
+    t.assert.deepEqual(
+      [file.responses[0].fullTextAnnotation.pages[0].width, file.responses[0].fullTextAnnotation.pages[0].height],
+      [900, 300],
+    );
 
     const gif = await animatedGif([['Hotel frame'], ['India frame']]);
     const frames = (await post('/v1/files:annotate', fileRequest(gif, 'image/gif', [-1]))).json().responses[0];
@@ -109,7 +144,13 @@ test('files:annotate', async (t: TestContext) => {
     assertError(t, await post('/v1/files:annotate', { requests: [{ ...two.requests[0], bogus: 1 }] }), 400);
     assertError(t, await post('/v1/projects/other-project/files:annotate', two), 404);
     assertError(t, await post('/v1/files:annotate', { ...two, parent: 'projects/other-project/locations/eu' }), 404);
-    assertError(t, await post('/v1/projects/other-project/images:annotate', { requests: [{ image: { content: 'aGk=' }, features: [{ type: 'TEXT_DETECTION' }] }] }), 404);
+    assertError(
+      t,
+      await post('/v1/projects/other-project/images:annotate', {
+        requests: [{ image: { content: 'aGk=' }, features: [{ type: 'TEXT_DETECTION' }] }],
+      }),
+      404,
+    );
     assertError(t, await app.inject({ method: 'POST', url: '/v1/files:annotate', payload: two }), 401);
   });
 
@@ -126,21 +167,38 @@ test('files:annotate', async (t: TestContext) => {
 test("Google's client: batchAnnotateFiles on a listening server", async (t: TestContext) => {
   const { app, key } = await served(t);
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const client = new vision.ImageAnnotatorClient({ fallback: 'rest', apiEndpoint: '127.0.0.1', port: (app.server.address() as AddressInfo).port, protocol: 'http', apiKey: key });
+  const client = new vision.ImageAnnotatorClient({
+    fallback: 'rest',
+    apiEndpoint: '127.0.0.1',
+    port: (app.server.address() as AddressInfo).port,
+    protocol: 'http',
+    apiKey: key,
+  });
   t.after(() => client.close());
-  const pdf = await makePdf([{ kind: 'text', lines: ['Kilo first'] }, { kind: 'scan', lines: ['Lima second'] }, { kind: 'text', lines: ['Mike third'] }]);
+  const pdf = await makePdf([
+    { kind: 'text', lines: ['Kilo first'] },
+    { kind: 'scan', lines: ['Lima second'] },
+    { kind: 'text', lines: ['Mike third'] },
+  ]);
   const [result] = await client.batchAnnotateFiles({
-    requests: [{ inputConfig: { content: pdf, mimeType: 'application/pdf' }, features: [{ type: 'DOCUMENT_TEXT_DETECTION' }], pages: [1, 3] }],
+    requests: [
+      { inputConfig: { content: pdf, mimeType: 'application/pdf' }, features: [{ type: 'DOCUMENT_TEXT_DETECTION' }], pages: [1, 3] },
+    ],
   });
   const file = result.responses?.[0];
   t.assert.equal(file?.totalPages, 3);
-  t.assert.deepEqual(file?.responses?.map((r) => r.context?.pageNumber), [1, 3]);
+  t.assert.deepEqual(
+    file?.responses?.map((r) => r.context?.pageNumber),
+    [1, 3],
+  );
   t.assert.match(words(file?.responses?.[0].fullTextAnnotation?.text), /kilo/);
   t.assert.match(words(file?.responses?.[1].fullTextAnnotation?.text), /mike/);
   t.assert.ok((file?.responses?.[0].fullTextAnnotation?.pages?.[0].blocks?.[0].boundingBox?.normalizedVertices?.length ?? 0) === 4);
 
   const tiff = await multiPageTiff([['November'], ['Oscar'], ['Papa'], ['Quebec']]);
-  const [t4] = await client.batchAnnotateFiles({ requests: [{ inputConfig: { content: tiff, mimeType: 'image/tiff' }, features: [{ type: 'TEXT_DETECTION' }] }] });
+  const [t4] = await client.batchAnnotateFiles({
+    requests: [{ inputConfig: { content: tiff, mimeType: 'image/tiff' }, features: [{ type: 'TEXT_DETECTION' }] }],
+  });
   t.assert.equal(t4.responses?.[0].totalPages, 4);
   t.assert.equal(t4.responses?.[0].responses?.length, 4);
   t.assert.match(words(t4.responses?.[0].responses?.[3].fullTextAnnotation?.text), /quebec/);

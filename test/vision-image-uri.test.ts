@@ -37,7 +37,11 @@ async function startServer(t: TestContext): Promise<string> {
         let sent = 0;
         const pump = () => {
           while (sent < 21 && res.write(chunk)) sent += 1;
-          if (sent < 21) res.once('drain', () => { sent += 1; pump(); });
+          if (sent < 21)
+            res.once('drain', () => {
+              sent += 1;
+              pump();
+            });
           else res.end();
         };
         pump();
@@ -50,12 +54,21 @@ async function startServer(t: TestContext): Promise<string> {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 const policy = (allowedAddresses: string[] = [], timeoutMs = 5000): UriFetchPolicy => ({
-  allowedAddresses, timeoutMs, maxBytes: 20 * MB, maxRedirects: 3,
+  allowedAddresses,
+  timeoutMs,
+  maxBytes: 20 * MB,
+  maxRedirects: 3,
 });
 
 test('a local server is refused as loopback unless allow-listed', async (t: TestContext) => {
@@ -120,7 +133,11 @@ test('size cap (declared or streamed), deadline, HTTP errors', async (t: TestCon
   const hang = await fetchImageUri(`${base}/hang`, policy(['127.0.0.1'], 300));
   t.assert.equal(hang.ok ? 'fetched' : hang.code, 4);
   const missing = await fetchImageUri(`${base}/nope`, allow);
-  t.assert.deepEqual(missing, { ok: false, code: 14, message: 'We can not access the URL currently. Please download the content and pass it in.' });
+  t.assert.deepEqual(missing, {
+    ok: false,
+    code: 14,
+    message: 'We can not access the URL currently. Please download the content and pass it in.',
+  });
 });
 
 test('image source policy: content wins, fetching off by default, gs:// never', async (t: TestContext) => {
@@ -160,16 +177,20 @@ test('through the route: IMAGE_URI_FETCH on, loopback still refused without an a
 test('through the route: IMAGE_URI_FETCH_MAX_REDIRECTS and IMAGE_URI_FETCH_TIMEOUT_MS bound each download', async (t: TestContext) => {
   const base = await startServer(t);
   const { app, database } = await buildTestApp(t, 'sqlite', {
-    IMAGE_URI_FETCH: 'true', IMAGE_URI_ALLOWED_ADDRESSES: '127.0.0.1', IMAGE_URI_FETCH_MAX_REDIRECTS: '0', IMAGE_URI_FETCH_TIMEOUT_MS: '300',
+    IMAGE_URI_FETCH: 'true',
+    IMAGE_URI_ALLOWED_ADDRESSES: '127.0.0.1',
+    IMAGE_URI_FETCH_MAX_REDIRECTS: '0',
+    IMAGE_URI_FETCH_TIMEOUT_MS: '300',
   });
   const owner = await createTestAccount(database, 'acme');
   const { keyString } = await setupProject(app, owner, 'uri-limits', { apis: ['ocr'], key: {} });
-  const annotate = (path: string) => app.inject({
-    method: 'POST',
-    url: '/v1/images:annotate',
-    headers: { 'x-goog-api-key': keyString! },
-    payload: { requests: [{ image: { source: { imageUri: `${base}${path}` } }, features: [{ type: 'TEXT_DETECTION' }] }] },
-  });
+  const annotate = (path: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/images:annotate',
+      headers: { 'x-goog-api-key': keyString! },
+      payload: { requests: [{ image: { source: { imageUri: `${base}${path}` } }, features: [{ type: 'TEXT_DETECTION' }] }] },
+    });
   const redirected = (await annotate('/redirect')).json().responses[0].error;
   t.assert.equal(redirected.code, 14);
   t.assert.match(redirected.message, /more than 0 redirects/);

@@ -19,28 +19,42 @@ async function heldImageServer(t: TestContext) {
     held.push(() => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from(fixture('line.png'))));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return {
     url: (name: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/${name}.png`,
-    get fetches() { return fetches; },
-    release: () => { for (const answer of held.splice(0)) answer(); },
+    get fetches() {
+      return fetches;
+    },
+    release: () => {
+      for (const answer of held.splice(0)) answer();
+    },
   };
 }
 
 test('an overloaded engine refuses a request whole and at once, before fetching any of its images', async (t: TestContext) => {
   // One worker and one queue place: two images fit at a time.
   const { app, database } = await buildTestApp(t, 'sqlite', {
-    OCR_QUEUE_MAX: '1', OCR_WARM: 'false', IMAGE_URI_FETCH: 'true', IMAGE_URI_ALLOWED_ADDRESSES: '127.0.0.1',
+    OCR_QUEUE_MAX: '1',
+    OCR_WARM: 'false',
+    IMAGE_URI_FETCH: 'true',
+    IMAGE_URI_ALLOWED_ADDRESSES: '127.0.0.1',
   });
   const owner = await createTestAccount(database, 'acme');
   const { keyString } = await setupProject(app, owner, 'busy-project', { apis: ['ocr'], key: {} });
   const images = await heldImageServer(t);
-  const annotate = (uris: string[]) => app.inject({
-    method: 'POST',
-    url: '/v1/images:annotate',
-    headers: { 'x-goog-api-key': keyString },
-    payload: { requests: uris.map((imageUri) => ({ image: { source: { imageUri } }, features: [{ type: 'TEXT_DETECTION' }] })) },
-  });
+  const annotate = (uris: string[]) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/images:annotate',
+      headers: { 'x-goog-api-key': keyString },
+      payload: { requests: uris.map((imageUri) => ({ image: { source: { imageUri } }, features: [{ type: 'TEXT_DETECTION' }] })) },
+    });
 
   // Three images never fit: refused whole, none fetched.
   const tooBig = await annotate([images.url('a'), images.url('b'), images.url('c')]);
@@ -79,7 +93,10 @@ test('an overload refusal is logged once at warn, without a stack trace', async 
     database,
     logStream: { write: (line) => void lines.push(line) },
   });
-  t.after(async () => { await app.close(); await database.destroy(); });
+  t.after(async () => {
+    await app.close();
+    await database.destroy();
+  });
   const owner = await createTestAccount(database, 'acme');
   const { keyString } = await setupProject(app, owner, 'busy-project', { apis: ['ocr'], key: {} });
   const content = Buffer.from(fixture('line.png')).toString('base64');
@@ -98,7 +115,10 @@ test('an overload refusal is logged once at warn, without a stack trace', async 
 
 test('imageUri downloads share one byte budget: past it an image is refused (code 8), and the budget comes back', async (t: TestContext) => {
   const { app, database } = await buildTestApp(t, 'sqlite', {
-    OCR_WARM: 'false', IMAGE_URI_FETCH: 'true', IMAGE_URI_ALLOWED_ADDRESSES: '127.0.0.1', IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT: String(1024 * 1024),
+    OCR_WARM: 'false',
+    IMAGE_URI_FETCH: 'true',
+    IMAGE_URI_ALLOWED_ADDRESSES: '127.0.0.1',
+    IMAGE_URI_FETCH_MAX_BYTES_IN_FLIGHT: String(1024 * 1024),
   });
   const owner = await createTestAccount(database, 'acme');
   const { keyString } = await setupProject(app, owner, 'budget-project', { apis: ['ocr'], key: {} });
@@ -112,19 +132,31 @@ test('imageUri downloads share one byte budget: past it an image is refused (cod
     held.push(() => res.end(Buffer.alloc(100 * 1024, 1)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const url = (name: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/${name}.png`;
-  const annotate = (names: string[]) => app.inject({
-    method: 'POST', url: '/v1/images:annotate', headers: { 'x-goog-api-key': keyString! },
-    payload: { requests: names.map((n) => ({ image: { source: { imageUri: url(n) } }, features: [{ type: 'TEXT_DETECTION' }] })) },
-  });
+  const annotate = (names: string[]) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/images:annotate',
+      headers: { 'x-goog-api-key': keyString! },
+      payload: { requests: names.map((n) => ({ image: { source: { imageUri: url(n) } }, features: [{ type: 'TEXT_DETECTION' }] })) },
+    });
   const both = annotate(['a', 'b']);
   while (started < 2) await new Promise((resolve) => setTimeout(resolve, 10));
   await new Promise((resolve) => setTimeout(resolve, 200)); // let the first 600 KB of each arrive
   for (const release of held.splice(0)) release();
   const res = await both;
   t.assert.equal(res.statusCode, 200, res.body.slice(0, 300));
-  const codes = res.json().responses.map((r: { error?: { code: number } }) => r.error?.code ?? 0).sort();
+  const codes = res
+    .json()
+    .responses.map((r: { error?: { code: number } }) => r.error?.code ?? 0)
+    .sort();
   t.assert.ok(codes.includes(8), `one image refused for the byte budget: ${JSON.stringify(res.json()).slice(0, 400)}`);
   // Given back: the next download alone fits.
   const again = annotate(['c']);

@@ -4,7 +4,10 @@ import { annotateImageResponse } from '../src/vision/vision-response.ts';
 import { protoRoundTrip } from './helpers/vision-proto.ts';
 
 const quad = (x0: number, y0: number, x1: number, y1: number): Quad => [
-  { x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 },
+  { x: x0, y: y0 },
+  { x: x1, y: y0 },
+  { x: x1, y: y1 },
+  { x: x0, y: y1 },
 ];
 
 function word(text: string, x0: number, y0: number, last: 'SPACE' | 'LINE_BREAK'): OcrWord {
@@ -15,7 +18,13 @@ function word(text: string, x0: number, y0: number, last: 'SPACE' | 'LINE_BREAK'
     confidence: 0.98,
     ...(i === text.length - 1 ? { break: last } : {}),
   }));
-  return { text, box: quad(x0, y0, x0 + 20 * text.length, y0 + 30), confidence: 0.97, symbols, languages: [{ languageCode: 'en', confidence: 1 }] };
+  return {
+    text,
+    box: quad(x0, y0, x0 + 20 * text.length, y0 + 30),
+    confidence: 0.97,
+    symbols,
+    languages: [{ languageCode: 'en', confidence: 1 }],
+  };
 }
 
 /** "Wake up" on a line touching the top edge (y = 0), then "human!". */
@@ -27,28 +36,35 @@ const RESULT: OcrResult = {
     height: 476,
     confidence: 0.95,
     languages: [{ languageCode: 'en', confidence: 0.7270755 }],
-    blocks: [{
-      box: quad(28, 0, 240, 80),
-      confidence: 0.96,
-      languages: [],
-      paragraphs: [{
+    blocks: [
+      {
         box: quad(28, 0, 240, 80),
         confidence: 0.96,
         languages: [],
-        words: [word('Wake', 28, 0, 'SPACE'), word('up', 120, 0, 'LINE_BREAK'), word('human!', 28, 50, 'LINE_BREAK')],
-      }],
-    }],
+        paragraphs: [
+          {
+            box: quad(28, 0, 240, 80),
+            confidence: 0.96,
+            languages: [],
+            words: [word('Wake', 28, 0, 'SPACE'), word('up', 120, 0, 'LINE_BREAK'), word('human!', 28, 50, 'LINE_BREAK')],
+          },
+        ],
+      },
+    ],
   },
 };
 
-test('TEXT_DETECTION: Google\'s shape, defaults omitted, no confidence', (t: TestContext) => {
+test("TEXT_DETECTION: Google's shape, defaults omitted, no confidence", (t: TestContext) => {
   const json = annotateImageResponse(RESULT, { confidence: false, enumEncoding: 'name' }) as any;
   t.assert.deepEqual(Object.keys(json), ['textAnnotations', 'fullTextAnnotation']);
   const [all, ...words] = json.textAnnotations;
   t.assert.deepEqual(Object.keys(all), ['locale', 'description', 'boundingPoly']);
   t.assert.equal(all.description, 'Wake up\nhuman!\n');
   t.assert.deepEqual(all.boundingPoly.vertices, [{ x: 28 }, { x: 160 }, { x: 160, y: 80 }, { x: 28, y: 80 }]);
-  t.assert.deepEqual(words.map((w: any) => w.description), ['Wake', 'up', 'human!']);
+  t.assert.deepEqual(
+    words.map((w: any) => w.description),
+    ['Wake', 'up', 'human!'],
+  );
   t.assert.deepEqual(Object.keys(words[0]), ['description', 'boundingPoly']);
   t.assert.deepEqual(words[0].boundingPoly.vertices[0], { x: 28 });
 
@@ -89,7 +105,22 @@ test('no text → {} (no annotations, no error)', (t: TestContext) => {
 test('odd geometry: rounding, negative zero, clamped confidences', (t: TestContext) => {
   const odd: OcrResult = {
     ...RESULT,
-    page: { ...RESULT.page, confidence: 1.7, blocks: [{ ...RESULT.page.blocks[0], confidence: Number.NaN, box: [{ x: -0.2, y: 0.4 }, { x: 10.5, y: -0 }, { x: 10.49, y: 3 }, { x: 0, y: 3 }] }] },
+    page: {
+      ...RESULT.page,
+      confidence: 1.7,
+      blocks: [
+        {
+          ...RESULT.page.blocks[0],
+          confidence: Number.NaN,
+          box: [
+            { x: -0.2, y: 0.4 },
+            { x: 10.5, y: -0 },
+            { x: 10.49, y: 3 },
+            { x: 0, y: 3 },
+          ],
+        },
+      ],
+    },
   };
   const json = annotateImageResponse(odd, { confidence: true, enumEncoding: 'name' }) as any;
   const block = json.fullTextAnnotation.pages[0].blocks[0];
@@ -98,9 +129,15 @@ test('odd geometry: rounding, negative zero, clamped confidences', (t: TestConte
   t.assert.equal(json.fullTextAnnotation.pages[0].confidence, 1);
 });
 
-test('responses decode against Google\'s protos without loss (names and integers)', (t: TestContext) => {
-  for (const [confidence, enumEncoding] of [[false, 'name'], [true, 'name'], [true, 'int']] as const) {
-    const json = { responses: [annotateImageResponse(RESULT, { confidence, enumEncoding }), { error: { code: 3, message: 'Bad image data.' } }, {}] };
+test("responses decode against Google's protos without loss (names and integers)", (t: TestContext) => {
+  for (const [confidence, enumEncoding] of [
+    [false, 'name'],
+    [true, 'name'],
+    [true, 'int'],
+  ] as const) {
+    const json = {
+      responses: [annotateImageResponse(RESULT, { confidence, enumEncoding }), { error: { code: 3, message: 'Bad image data.' } }, {}],
+    };
     const { input, output } = protoRoundTrip('google.cloud.vision.v1.BatchAnnotateImagesResponse', json, enumEncoding);
     t.assert.deepEqual(output, input);
   }

@@ -24,7 +24,10 @@ const setup = createDatabase(dbUrl);
 await migrateToLatest(setup.db);
 const { secret: token } = await createAccountsRepository(setup.db).createAccount('bench');
 await setup.destroy();
-const app = await buildApp({ config: loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dir, DATABASE_URL: dbUrl, OPERATION_POLL_MS: '50' }), database: createDatabase(dbUrl) });
+const app = await buildApp({
+  config: loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATA_DIR: dir, DATABASE_URL: dbUrl, OPERATION_POLL_MS: '50' }),
+  database: createDatabase(dbUrl),
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 const key = await projectKey(base, token, 'bench', false);
@@ -32,18 +35,32 @@ const projectId = (await api(base, token, 'GET', '/api/accounts/bench/projects')
 await app.ocr.ready();
 
 const post = async (url: string, body: unknown) => {
-  const res = await fetch(base + url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': key }, body: JSON.stringify(body) });
-  const json = await res.json() as any;
+  const res = await fetch(base + url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as any;
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 };
 
 // A scanned page: a letter page at 200 dpi (1700 × 2200) with 24 lines of text.
 const words = ['invoice', 'payment', 'account', 'balance', 'customer', 'delivery', 'address', 'total', 'amount', 'number', 'order', 'date'];
-const pngs = await Promise.all(Array.from({ length: PAGES }, (_, p) => textImage(
-  Array.from({ length: 24 }, (_, l) => `${words[(p + l) % words.length]} ${words[(p * 3 + l) % words.length]} ${1000 + p * 31 + l} ${words[(l * 5) % words.length]}`),
-  1700, 2200, 44,
-)));
+const pngs = await Promise.all(
+  Array.from({ length: PAGES }, (_, p) =>
+    textImage(
+      Array.from(
+        { length: 24 },
+        (_, l) =>
+          `${words[(p + l) % words.length]} ${words[(p * 3 + l) % words.length]} ${1000 + p * 31 + l} ${words[(l * 5) % words.length]}`,
+      ),
+      1700,
+      2200,
+      44,
+    ),
+  ),
+);
 const doc = await PDFDocument.create();
 for (const png of pngs) {
   const image = await doc.embedPng(png);
@@ -51,26 +68,52 @@ for (const png of pngs) {
 }
 const pdf = Buffer.from(await doc.save());
 fs.mkdirSync(path.join(dir, 'storage'), { recursive: true });
-await fetch(`${base}/storage/v1/b`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': key }, body: JSON.stringify({ name: 'bench' }) });
-await fetch(`${base}/upload/storage/v1/b/bench/o?uploadType=media&name=scan.pdf`, { method: 'POST', headers: { 'content-type': 'application/pdf', 'x-goog-api-key': key }, body: pdf });
+await fetch(`${base}/storage/v1/b`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+  body: JSON.stringify({ name: 'bench' }),
+});
+await fetch(`${base}/upload/storage/v1/b/bench/o?uploadType=media&name=scan.pdf`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/pdf', 'x-goog-api-key': key },
+  body: pdf,
+});
 
 const features = [{ type: 'DOCUMENT_TEXT_DETECTION' }];
 const groups = [0, 5, 10, 15];
 async function viaPngs(): Promise<number> {
-  const results = await Promise.all(groups.map((g) => post('/v1/images:annotate', { requests: pngs.slice(g, g + 5).map((p) => ({ image: { content: p.toString('base64') }, features })) })));
+  const results = await Promise.all(
+    groups.map((g) =>
+      post('/v1/images:annotate', { requests: pngs.slice(g, g + 5).map((p) => ({ image: { content: p.toString('base64') }, features })) }),
+    ),
+  );
   return results.flatMap((r) => r.responses).filter((r: any) => r.fullTextAnnotation).length;
 }
 async function viaFiles(): Promise<number> {
   const content = pdf.toString('base64');
-  const results = await Promise.all(groups.map((g) => post('/v1/files:annotate', { requests: [{ inputConfig: { content, mimeType: 'application/pdf' }, features, pages: [1, 2, 3, 4, 5].map((i) => g + i) }] })));
+  const results = await Promise.all(
+    groups.map((g) =>
+      post('/v1/files:annotate', {
+        requests: [{ inputConfig: { content, mimeType: 'application/pdf' }, features, pages: [1, 2, 3, 4, 5].map((i) => g + i) }],
+      }),
+    ),
+  );
   return results.flatMap((r) => r.responses[0].responses ?? []).filter((r: any) => r.fullTextAnnotation).length;
 }
 let asyncRun = 0;
 async function viaAsync(): Promise<number> {
   asyncRun += 1;
-  const op = await post('/v1/files:asyncBatchAnnotate', { requests: [{ inputConfig: { gcsSource: { uri: 'gs://bench/scan.pdf' }, mimeType: 'application/pdf' }, features, outputConfig: { gcsDestination: { uri: `gs://bench/run${asyncRun}/` }, batchSize: 20 } }] });
+  const op = await post('/v1/files:asyncBatchAnnotate', {
+    requests: [
+      {
+        inputConfig: { gcsSource: { uri: 'gs://bench/scan.pdf' }, mimeType: 'application/pdf' },
+        features,
+        outputConfig: { gcsDestination: { uri: `gs://bench/run${asyncRun}/` }, batchSize: 20 },
+      },
+    ],
+  });
   for (;;) {
-    const res = await (await fetch(`${base}/v1/${op.name}`, { headers: { 'x-goog-api-key': key } })).json() as any;
+    const res = (await (await fetch(`${base}/v1/${op.name}`, { headers: { 'x-goog-api-key': key } })).json()) as any;
     if (res.done) return res.error ? 0 : res.metadata.pagesDone;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -85,7 +128,11 @@ async function time(fn: () => Promise<number>): Promise<{ ms: number; pages: num
 await viaPngs(); // warm both paths once (models, PDF.js in the document worker)
 await viaFiles();
 const rows: Array<[string, number[], number]> = [];
-for (const [name, fn] of [['images:annotate (20 PNGs)', viaPngs], ['files:annotate (PDF, 4 × 5 pages)', viaFiles], ['files:asyncBatchAnnotate (PDF, 20 pages)', viaAsync]] as const) {
+for (const [name, fn] of [
+  ['images:annotate (20 PNGs)', viaPngs],
+  ['files:annotate (PDF, 4 × 5 pages)', viaFiles],
+  ['files:asyncBatchAnnotate (PDF, 20 pages)', viaAsync],
+] as const) {
   const runs: number[] = [];
   let pages = 0;
   for (let i = 0; i < ROUNDS; i += 1) {
@@ -97,7 +144,9 @@ for (const [name, fn] of [['images:annotate (20 PNGs)', viaPngs], ['files:annota
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pngMedian = median(rows[0][1]);
-console.log(`\n(a) ${PAGES} scanned pages (1700 × 2200), DOCUMENT_TEXT_DETECTION, ${app.ocr ? '' : ''}OCR_WORKERS=${process.env.OCR_WORKERS ?? 2}, ${ROUNDS} rounds on ${os.cpus().length} cores`);
+console.log(
+  `\n(a) ${PAGES} scanned pages (1700 × 2200), DOCUMENT_TEXT_DETECTION, ${app.ocr ? '' : ''}OCR_WORKERS=${process.env.OCR_WORKERS ?? 2}, ${ROUNDS} rounds on ${os.cpus().length} cores`,
+);
 console.log('| path | pages read | median s | pages/s | × PNG time |');
 console.log('|---|---|---|---|---|');
 for (const [name, runs, pages] of rows) {

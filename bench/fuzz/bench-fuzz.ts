@@ -15,7 +15,25 @@ const REQUESTS = Number(values.requests);
 const weird = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('%00', 'a%00b', '\u0000', '..', '%2F', '__proto__', 'constructor', 'Infinity', '-Infinity', '1e309', 'NaN', '-0', '0x10', 'ß', '🔥', 'a'.repeat(3000), ' '),
+  fc.constantFrom(
+    '%00',
+    'a%00b',
+    '\u0000',
+    '..',
+    '%2F',
+    '__proto__',
+    'constructor',
+    'Infinity',
+    '-Infinity',
+    '1e309',
+    'NaN',
+    '-0',
+    '0x10',
+    'ß',
+    '🔥',
+    'a'.repeat(3000),
+    ' ',
+  ),
 );
 const number = fc.oneof(
   fc.constantFrom('"Infinity"', '"-Infinity"', '"1e309"', '1e309', '-1e309', '"NaN"', 'null', 'true', '[]', '"5"', '0.5', '-1'),
@@ -32,8 +50,23 @@ const body = fc.oneof(
     'null',
   ),
   fc.anything({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null'),
-  fc.tuple(fc.constantFrom('requestsPerMinute', 'graceSeconds', 'pageSize', 'expireTime'), number).map(([f, n]) => (f === 'requestsPerMinute' ? `{"quota":{"requestsPerMinute":${n}}}` : `{"${f}":${n}}`)),
-  fc.record({ projectId: weird, displayName: weird, api: weird, restrictions: fc.record({ allowedIps: fc.array(weird, { maxLength: 3 }), allowedReferrers: fc.array(weird, { maxLength: 3 }) }, { requiredKeys: [] }) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  fc
+    .tuple(fc.constantFrom('requestsPerMinute', 'graceSeconds', 'pageSize', 'expireTime'), number)
+    .map(([f, n]) => (f === 'requestsPerMinute' ? `{"quota":{"requestsPerMinute":${n}}}` : `{"${f}":${n}}`)),
+  fc
+    .record(
+      {
+        projectId: weird,
+        displayName: weird,
+        api: weird,
+        restrictions: fc.record(
+          { allowedIps: fc.array(weird, { maxLength: 3 }), allowedReferrers: fc.array(weird, { maxLength: 3 }) },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v)),
 );
 
 async function run(dialect: Dialect): Promise<{ dialect: string; counts: Record<string, number>; ms: number; first5xx?: string }> {
@@ -43,7 +76,14 @@ async function run(dialect: Dialect): Promise<{ dialect: string; counts: Record<
   const { projectId, keyId } = await setupProject(app, acme, 'fuzz-project', { apis: ['ocr'], key: {} });
   const routes = platformSetupRoutes({ accountId: 'acme', projectId, keyId: keyId! }).filter((r) => r.method !== 'DELETE');
   const cases = fc.sample(
-    fc.record({ route: fc.constantFrom(...routes), id: fc.option(weird, { nil: undefined }), query: fc.option(weird, { nil: undefined }), number: number, body, contentType: fc.constantFrom('application/json', 'application/json', 'text/plain', undefined) }),
+    fc.record({
+      route: fc.constantFrom(...routes),
+      id: fc.option(weird, { nil: undefined }),
+      query: fc.option(weird, { nil: undefined }),
+      number: number,
+      body,
+      contentType: fc.constantFrom('application/json', 'application/json', 'text/plain', undefined),
+    }),
     { numRuns: REQUESTS, seed: Number(values.seed) },
   );
   const counts: Record<string, number> = { '2xx': 0, '4xx': 0, '5xx': 0 };
@@ -60,7 +100,8 @@ async function run(dialect: Dialect): Promise<{ dialect: string; counts: Record<
     const res = await app.inject({ method: c.route.method, url, headers, ...(hasBody ? { payload: c.body } : {}) });
     const cls = `${Math.floor(res.statusCode / 100)}xx`;
     counts[cls] = (counts[cls] ?? 0) + 1;
-    if (res.statusCode >= 500 && !first5xx) first5xx = `${c.route.method} ${url.slice(0, 120)} ${c.body.slice(0, 80)} → ${res.statusCode} ${res.body.slice(0, 160)}`;
+    if (res.statusCode >= 500 && !first5xx)
+      first5xx = `${c.route.method} ${url.slice(0, 120)} ${c.body.slice(0, 80)} → ${res.statusCode} ${res.body.slice(0, 160)}`;
   }
   const ms = performance.now() - started;
   await app.close();
@@ -75,7 +116,9 @@ console.log('| store | requests | 2xx | 4xx | 5xx | req/s |');
 console.log('|---|---|---|---|---|---|');
 for (const r of rows) {
   const total = Object.values(r.counts).reduce((a, b) => a + b, 0);
-  console.log(`| ${r.dialect} | ${total} | ${r.counts['2xx']} | ${r.counts['4xx']} | ${r.counts['5xx']} | ${Math.round(total / (r.ms / 1000))} |`);
+  console.log(
+    `| ${r.dialect} | ${total} | ${r.counts['2xx']} | ${r.counts['4xx']} | ${r.counts['5xx']} | ${Math.round(total / (r.ms / 1000))} |`,
+  );
 }
 for (const r of rows) if (r.first5xx) console.log(`\nfirst 5xx on ${r.dialect}: ${r.first5xx}`);
 if (!DIALECTS.includes('postgres')) console.log('\n(PostgreSQL skipped: set DATABASE_URL=postgres://…)');

@@ -10,11 +10,16 @@ const ENVELOPE = {
   error: {
     code: 403,
     status: 'PERMISSION_DENIED',
-    message: 'Legible OCR API has not been used in project p-00000000 before or it is disabled. Enable it with POST /api/projects/p-00000000/apis {"api":"ocr"} (account token required), then retry.',
-    details: [{
-      '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'SERVICE_DISABLED', domain: 'legible',
-      metadata: { service: 'ocr', project: 'p-00000000', consumer: 'projects/p-00000000', serviceTitle: 'Legible OCR API' },
-    }],
+    message:
+      'Legible OCR API has not been used in project p-00000000 before or it is disabled. Enable it with POST /api/projects/p-00000000/apis {"api":"ocr"} (account token required), then retry.',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'SERVICE_DISABLED',
+        domain: 'legible',
+        metadata: { service: 'ocr', project: 'p-00000000', consumer: 'projects/p-00000000', serviceTitle: 'Legible OCR API' },
+      },
+    ],
   },
 };
 

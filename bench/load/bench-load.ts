@@ -27,13 +27,22 @@ const REDIS_URL = process.env.REDIS_URL;
 const PHOTO_DIR = path.resolve(ROOT, '../shared/data/ocr-dev/images');
 
 async function photo(): Promise<{ base64: string; name: string }> {
-  const candidates = fs.existsSync(PHOTO_DIR) ? fs.readdirSync(PHOTO_DIR).filter((f) => f.startsWith('ic15_')).sort() : [];
+  const candidates = fs.existsSync(PHOTO_DIR)
+    ? fs
+        .readdirSync(PHOTO_DIR)
+        .filter((f) => f.startsWith('ic15_'))
+        .sort()
+    : [];
   for (const file of candidates) {
     const bytes = fs.readFileSync(path.join(PHOTO_DIR, file));
     const meta = await sharp(bytes).metadata();
     if (meta.width === 1280 && meta.height === 720) return { base64: bytes.toString('base64'), name: `ocr-dev ${file}` };
   }
-  const lines = Array.from({ length: 12 }, (_, i) => `<text x="60" y="${80 + i * 52}" font-size="36" font-family="sans-serif">Street sign ${i + 1}: OPEN 24 HOURS · EXIT ${i * 3}</text>`);
+  const lines = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<text x="60" y="${80 + i * 52}" font-size="36" font-family="sans-serif">Street sign ${i + 1}: OPEN 24 HOURS · EXIT ${i * 3}</text>`,
+  );
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="100%" height="100%" fill="#ddd"/>${lines.join('')}</svg>`;
   return { base64: (await sharp(Buffer.from(svg)).jpeg().toBuffer()).toString('base64'), name: 'rendered 1280×720 text' };
 }
@@ -67,7 +76,11 @@ async function authServers(store: BenchStore): Promise<{ bare: Server; node: Ser
 
 async function authPath(store: BenchStore): Promise<string> {
   const body = JSON.stringify({ requests: [{ image: { content: 'aGVsbG8=' }, features: [{ type: 'TEXT_DETECTION' }] }] });
-  const names = ['bare Fastify route, same 403 body (baseline)', 'auth path: mistyped key → 401', 'auth path: valid key, ocr disabled → 403'];
+  const names = [
+    'bare Fastify route, same 403 body (baseline)',
+    'auth path: mistyped key → 401',
+    'auth path: valid key, ocr disabled → 403',
+  ];
   const runs = new Map<string, AuthRun[]>(names.map((name) => [name, []]));
   let keys: { disabledKey: string; typoKey: string } | undefined;
   // Every round starts fresh server processes: the same code measured in two processes of this
@@ -89,7 +102,13 @@ async function authPath(store: BenchStore): Promise<string> {
         { name: names[2], url: `${node.url}/v1/images:annotate`, pid: node.child.pid!, headers: { 'x-goog-api-key': keys.disabledKey } },
       ];
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
-        const opts = { url: target.url, method: 'POST', connections: 10, headers: { 'content-type': 'application/json', ...target.headers }, body };
+        const opts = {
+          url: target.url,
+          method: 'POST',
+          connections: 10,
+          headers: { 'content-type': 'application/json', ...target.headers },
+          body,
+        };
         await autocannon({ ...opts, duration: 2 }); // warm-up of this process (JIT, caches)
         const cpuBefore = cpuSeconds(target.pid);
         const r = await autocannon({ ...opts, duration: AUTH_SECONDS });
@@ -110,7 +129,10 @@ async function authPath(store: BenchStore): Promise<string> {
     const codes: Record<string, number> = {};
     for (const r of rs) for (const [c, n] of Object.entries(r.codes)) codes[c] = (codes[c] ?? 0) + n;
     const errors = rs.reduce((sum, r) => sum + r.errors, 0);
-    const statuses = Object.entries(codes).map(([c, n]) => `${c}×${n}`).join(' ') + (errors ? ` errors×${errors}` : '');
+    const statuses =
+      Object.entries(codes)
+        .map(([c, n]) => `${c}×${n}`)
+        .join(' ') + (errors ? ` errors×${errors}` : '');
     const cpuUs = median(rs.map((r) => r.cpuUs));
     return `| ${name} | ${fmt(rps)} | ${fmt((100 * rps) / baseline)} % | ${fmt(cpuUs)} | ${fmt((100 * baselineCpu) / cpuUs)} % | ${fmt(median(rs.map((r) => r.p50)), 1)} | ${fmt(median(rs.map((r) => r.p99)), 1)} | ${statuses} |`;
   });
@@ -125,7 +147,9 @@ async function authPath(store: BenchStore): Promise<string> {
 
 function ocrRow(r: ClosedLoopResult): string {
   const ok = r.statuses['200'] ?? 0;
-  const codes = Object.entries(r.statuses).map(([c, n]) => `${c}×${n}`).join(' ');
+  const codes = Object.entries(r.statuses)
+    .map(([c, n]) => `${c}×${n}`)
+    .join(' ');
   return `| ${r.concurrency} | ${fmt(ok / r.seconds, 2)} | ${fmt(percentile(r.latenciesMs, 50))} | ${fmt(percentile(r.latenciesMs, 95))} | ${fmt(percentile(r.latenciesMs, 99))} | ${codes} |`;
 }
 
@@ -134,7 +158,11 @@ async function ocrLevels(nodes: Server[], key: string, image: string, title: str
   let turn = 0;
   const send = async () => {
     const node = nodes[turn++ % nodes.length];
-    const res = await fetch(`${node.url}/v1/images:annotate`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': key }, body });
+    const res = await fetch(`${node.url}/v1/images:annotate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': key },
+      body,
+    });
     await res.arrayBuffer();
     return res.status;
   };
@@ -153,14 +181,25 @@ async function ocrLevels(nodes: Server[], key: string, image: string, title: str
   } finally {
     clearInterval(sampler);
   }
-  return [title, '', '| clients | images/s | p50 ms | p95 ms | p99 ms | statuses |', '|---|---|---|---|---|---|', ...rows, '', `Peak RSS per node: ${fmt(peakRssMb)} MB.`].join('\n');
+  return [
+    title,
+    '',
+    '| clients | images/s | p50 ms | p95 ms | p99 ms | statuses |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Peak RSS per node: ${fmt(peakRssMb)} MB.`,
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
   const store = await createStore();
   const { base64, name } = await photo();
   const common = { ...store.env, LOG_LEVEL: 'warn', SECRET_PEPPER: PEPPER };
-  const out: string[] = [`Machine: ${(await import('node:os')).cpus().length} cores (${(await import('node:os')).cpus()[0]?.model ?? '?'}), Node ${process.version}, store: ${PG_URL ? 'PostgreSQL' : 'SQLite'}${REDIS_URL && PG_URL ? ' + Redis' : ''}. Image: ${name}.`, ''];
+  const out: string[] = [
+    `Machine: ${(await import('node:os')).cpus().length} cores (${(await import('node:os')).cpus()[0]?.model ?? '?'}), Node ${process.version}, store: ${PG_URL ? 'PostgreSQL' : 'SQLite'}${REDIS_URL && PG_URL ? ' + Redis' : ''}. Image: ${name}.`,
+    '',
+  ];
   try {
     out.push(await authPath(store), '');
     if (ONLY === 'auth') return;
@@ -174,7 +213,14 @@ async function main(): Promise<void> {
     if (PG_URL) {
       const pair = await Promise.all([1, 2].map(() => spawnServer('src/main.ts', { ...common, OCR_WORKERS: '1' })));
       try {
-        out.push(await ocrLevels(pair, key, base64, `(c) OCR, two nodes (OCR_WORKERS=1 each) on one PostgreSQL + Redis, requests alternating, ${OCR_SECONDS} s per level`));
+        out.push(
+          await ocrLevels(
+            pair,
+            key,
+            base64,
+            `(c) OCR, two nodes (OCR_WORKERS=1 each) on one PostgreSQL + Redis, requests alternating, ${OCR_SECONDS} s per level`,
+          ),
+        );
       } finally {
         await Promise.all(pair.map((n) => n.stop()));
       }

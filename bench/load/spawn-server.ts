@@ -36,7 +36,12 @@ export async function spawnServer(entry: string, env: Record<string, string>, re
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited (${child.exitCode}):\n${tail.slice(-15).join('\n')}`);
-    const up = logged && (await fetch(`${url}/healthz`).then(() => true, () => false));
+    const up =
+      logged &&
+      (await fetch(`${url}/healthz`).then(
+        () => true,
+        () => false,
+      ));
     if (up) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

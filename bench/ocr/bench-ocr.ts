@@ -102,7 +102,9 @@ if (values.from && !values['no-legible']) {
 } else if (!values['no-legible']) {
   console.error(`Legible${values.api ? ' (HTTP API)' : ''}: ${records.length} images`);
   // Two at a time, as many as the server's default OCR workers (and Tesseract's processes below).
-  const run = values.api ? await runLegibleApi(records, 2) : await runLegible(records, values.profile, values.ablate, values.mode as 'text' | 'document' | undefined);
+  const run = values.api
+    ? await runLegibleApi(records, 2)
+    : await runLegible(records, values.profile, values.ablate, values.mode as 'text' | 'document' | undefined);
   legible = { run, scores: records.map((r, i) => scoreImage(r, run.results[i])) };
 }
 
@@ -127,23 +129,39 @@ if (saved && !values['no-tesseract']) {
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(`## OCR benchmark — ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${cpu}), Node ${process.version}`);
-if (legible && values.api) console.log(`Legible: through the HTTP API (\`src/main.ts\`, default configuration); started and warmed up in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time).`);
+if (legible && values.api)
+  console.log(
+    `Legible: through the HTTP API (\`src/main.ts\`, default configuration); started and warmed up in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time).`,
+  );
 else if (legible) console.log(`Legible: models loaded in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time).`);
 if (version) console.log(`Tesseract: ${version}, \`OMP_THREAD_LIMIT=1\`.`);
 console.log('');
 const runs = [legible, tesseract].filter((s) => s !== undefined);
-console.log(reportMarkdown(runs, records.map((r) => rowOf(r).row), records.map((r) => r.split ?? '')));
+console.log(
+  reportMarkdown(
+    runs,
+    records.map((r) => rowOf(r).row),
+    records.map((r) => r.split ?? ''),
+  ),
+);
 for (const s of [legible, tesseract]) {
   for (const r of s?.run.results ?? []) if (r.error) console.log(`\n${s!.run.engine} failed on ${r.id}: ${r.error}`);
 }
-if (values.profile && legible && !values.api) console.log(`\n### Legible time per stage (ms; summed over images)\n\n${profileMarkdown(legible.run)}`);
+if (values.profile && legible && !values.api)
+  console.log(`\n### Legible time per stage (ms; summed over images)\n\n${profileMarkdown(legible.run)}`);
 if (values.save) {
   fs.mkdirSync(values.save, { recursive: true });
   for (const s of [legible, tesseract]) {
-    if (s) fs.writeFileSync(path.join(values.save, `${s.run.engine.toLowerCase()}.json`), JSON.stringify({ ...s.run, version: s === tesseract ? version : undefined }));
+    if (s)
+      fs.writeFileSync(
+        path.join(values.save, `${s.run.engine.toLowerCase()}.json`),
+        JSON.stringify({ ...s.run, version: s === tesseract ? version : undefined }),
+      );
   }
 }
 if (values.details) console.log(`\n### Per image (score ×100)\n\n${pagesMarkdown(runs, records)}`);
 if (values.ablate && legible && !values.api) {
-  console.log(`\n### Text fixes: score with and without each (\`src/ocr/text-fixes.ts\`)\n\n${ablationMarkdown(records, legible.run, (r, out) => scoreImage(r, out))}`);
+  console.log(
+    `\n### Text fixes: score with and without each (\`src/ocr/text-fixes.ts\`)\n\n${ablationMarkdown(records, legible.run, (r, out) => scoreImage(r, out))}`,
+  );
 }

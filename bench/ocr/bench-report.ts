@@ -57,7 +57,11 @@ export function reportMarkdown(runs: readonly ScoredRun[], rowsOfImages: readonl
         `${both ? ` ${ratio(overall[0], overall[1])} |` : ''} ${medians.map(ms).join(' | ')} |`,
     );
   }
-  out.push('', '| engine | images | failed | empty | median latency | wall time | images/s | peak RSS | final RSS |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  out.push(
+    '',
+    '| engine | images | failed | empty | median latency | wall time | images/s | peak RSS | final RSS |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
   for (const { run } of runs) {
     const failed = run.results.filter((r) => r.error).length;
     const empty = run.results.filter((r) => !r.error && r.text.trim() === '').length;
@@ -73,7 +77,10 @@ export function reportMarkdown(runs: readonly ScoredRun[], rowsOfImages: readonl
 
 /** `--details`: one row per image, its split and each engine's score on it (×100). */
 export function pagesMarkdown(runs: readonly ScoredRun[], records: ReadonlyArray<{ id: string; split?: string }>): string {
-  const out = [`| image | split | metric | ${runs.map((r) => r.run.engine).join(' | ')} |`, `| --- | --- | --- |${' ---: |'.repeat(runs.length)}`];
+  const out = [
+    `| image | split | metric | ${runs.map((r) => r.run.engine).join(' | ')} |`,
+    `| --- | --- | --- |${' ---: |'.repeat(runs.length)}`,
+  ];
   records.forEach((r, i) => {
     const metric = runs[0].scores[i].metric;
     out.push(`| ${r.id} | ${r.split ?? '–'} | ${metric} | ${runs.map((s) => pct(valueOf([s.scores[i]]))).join(' | ')} |`);
@@ -119,8 +126,12 @@ export function ablationMarkdown<R extends { split?: string }>(
   const fixes = [...new Set(run.results.flatMap((r) => Object.keys(r.without ?? {})))];
   const withAll = records.map((r, i) => score(r, run.results[i]));
   const rows = [...new Set(withAll.map((s) => s.row))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const out = ['| fix | kind | tune with | tune without | Δ tune | check with | check without | Δ check |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |'];
-  const delta = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) ? `${a >= b ? '+' : ''}${(100 * (a - b)).toFixed(2)}` : '–');
+  const out = [
+    '| fix | kind | tune with | tune without | Δ tune | check with | check without | Δ check |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const delta = (a: number, b: number) =>
+    Number.isFinite(a) && Number.isFinite(b) ? `${a >= b ? '+' : ''}${(100 * (a - b)).toFixed(2)}` : '–';
   for (const fix of fixes) {
     const without = records.map((r, i) => {
       const alt = run.results[i].without?.[fix];

@@ -28,7 +28,9 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 // `--stride N`: every Nth tune image (all kinds still represented), for a quicker calibration.
 const { values } = parseArgs({ options: { stride: { type: 'string', default: '1' } } });
 const stride = Math.max(1, Number(values.stride) || 1);
-const records = loadOcrDev(path.resolve(root, '../shared/data/ocr-dev'))?.filter((r) => r.split === 'tune').filter((_, i) => i % stride === 0);
+const records = loadOcrDev(path.resolve(root, '../shared/data/ocr-dev'))
+  ?.filter((r) => r.split === 'tune')
+  .filter((_, i) => i % stride === 0);
 if (!records?.length) {
   console.error('No tune split of ../shared/data/ocr-dev: nothing to calibrate on.');
   process.exit(1);
@@ -48,7 +50,8 @@ const recording: OnnxModel = {
     const out = await session.run({ [inputName]: new ort.Tensor('float32', input, dims) });
     for (const t of tensors) {
       const data = out[t].data as Float32Array;
-      let lo = Infinity, hi = -Infinity;
+      let lo = Infinity,
+        hi = -Infinity;
       for (let i = 0; i < data.length; i++) {
         const v = data[i];
         if (v < lo) lo = v;
@@ -68,7 +71,11 @@ const models = await loadModels({ threads: 1 });
 const lexicon = await loadEnglishLexicon();
 const router = createLanguageRouter(createPaddleRecognizer(recording, models.dictionary));
 for (const r of records) {
-  await runOcr(new Uint8Array(fs.readFileSync(r.file)), { models, recognizer: router.recognizer, buildLayout, lexicon }, { mode: modeOf(r), languageHints: hintsOf(r) });
+  await runOcr(
+    new Uint8Array(fs.readFileSync(r.file)),
+    { models, recognizer: router.recognizer, buildLayout, lexicon },
+    { mode: modeOf(r), languageHints: hintsOf(r) },
+  );
   process.stderr.write('.');
 }
 await router.close();

@@ -52,5 +52,8 @@ export function wordTokens(text: string): string[] {
  * ICDAR 2015 end-to-end script does), so "SKIN!" in the ground truth matches a "SKIN" token.
  */
 export function spottingText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 }

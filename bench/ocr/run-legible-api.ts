@@ -56,13 +56,26 @@ export async function runLegibleApi(records: ReadonlyArray<OcrDevRecord & { file
         process.stderr.write('.');
         const out = body.responses?.[0];
         if (!out || out.error || res.status !== 200) {
-          return { id: r.id, text: '', words: [], latencyMs, error: `${res.status}: ${out?.error?.message ?? body.error?.message ?? 'no response'}` };
+          return {
+            id: r.id,
+            text: '',
+            words: [],
+            latencyMs,
+            error: `${res.status}: ${out?.error?.message ?? body.error?.message ?? 'no response'}`,
+          };
         }
         return { id: r.id, text: out.fullTextAnnotation?.text ?? '', words: wordsOf(out.textAnnotations ?? []), latencyMs };
       });
       const wallMs = performance.now() - start;
       process.stderr.write('\n');
-      return { engine: 'Legible', results, wallMs, peakRssBytes: peakRss(server.child.pid!), finalRssBytes: residentBytes(server.child.pid!), startupMs };
+      return {
+        engine: 'Legible',
+        results,
+        wallMs,
+        peakRssBytes: peakRss(server.child.pid!),
+        finalRssBytes: residentBytes(server.child.pid!),
+        startupMs,
+      };
     } finally {
       await server.stop();
     }

@@ -20,7 +20,12 @@ export function hintsOf(r: OcrDevRecord): string[] {
  * Legible's engine with the server's defaults (config: 2 workers × 1 ORT thread), as many images
  * in flight as workers. Peak RSS is this process's (workers are threads in it), sampled every 20 ms.
  */
-export async function runLegible(records: ReadonlyArray<OcrDevRecord & { file: string }>, profile: boolean, ablate = false, mode?: OcrMode): Promise<EngineRun> {
+export async function runLegible(
+  records: ReadonlyArray<OcrDevRecord & { file: string }>,
+  profile: boolean,
+  ablate = false,
+  mode?: OcrMode,
+): Promise<EngineRun> {
   const { ocr } = loadConfig({});
   const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile, ablate });
   let peak = process.memoryUsage().rss;
@@ -42,7 +47,14 @@ export async function runLegible(records: ReadonlyArray<OcrDevRecord & { file: s
       const without = outcome.without
         ? Object.fromEntries(Object.entries(outcome.without).map(([fix, result]) => [fix, { text: result.text, words: wordsOf(result) }]))
         : undefined;
-      return { id: r.id, text: outcome.value.text, words: wordsOf(outcome.value), latencyMs, timings: outcome.timings, ...(without ? { without } : {}) };
+      return {
+        id: r.id,
+        text: outcome.value.text,
+        words: wordsOf(outcome.value),
+        latencyMs,
+        timings: outcome.timings,
+        ...(without ? { without } : {}),
+      };
     });
     const wallMs = performance.now() - start;
     peak = Math.max(peak, process.memoryUsage().rss);

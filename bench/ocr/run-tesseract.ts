@@ -7,8 +7,20 @@ import { peakRss } from './peak-rss.ts';
 
 /** Tesseract's language packs for the set's `lang` values (Debian `tesseract-ocr-<pack>`). */
 const PACKS: Record<string, string> = {
-  en: 'eng', ar: 'ara', vi: 'vie', zh: 'chi_sim', ko: 'kor', ja: 'jpn', hi: 'hin', ru: 'rus',
-  de: 'deu', fr: 'fra', es: 'spa', pt: 'por', it: 'ita', mul: 'eng+deu+fra+spa+ita+por',
+  en: 'eng',
+  ar: 'ara',
+  vi: 'vie',
+  zh: 'chi_sim',
+  ko: 'kor',
+  ja: 'jpn',
+  hi: 'hin',
+  ru: 'rus',
+  de: 'deu',
+  fr: 'fra',
+  es: 'spa',
+  pt: 'por',
+  it: 'ita',
+  mul: 'eng+deu+fra+spa+ita+por',
 };
 /** One OpenMP thread per process: two processes at a time on two cores, like Legible's two workers. */
 const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', OMP_THREAD_LIMIT: '1', LC_ALL: 'C.UTF-8' };
@@ -25,7 +37,14 @@ export function ensureTesseract(records: readonly OcrDevRecord[]): string | unde
   const needed = [...new Set(records.flatMap((r) => packsOf(r).split('+')))];
   const installed = () => {
     const out = spawnSync('tesseract', ['--list-langs'], { env: ENV, encoding: 'utf8' });
-    return out.error ? undefined : new Set(`${out.stdout}`.split('\n').slice(1).map((l) => l.trim()));
+    return out.error
+      ? undefined
+      : new Set(
+          `${out.stdout}`
+            .split('\n')
+            .slice(1)
+            .map((l) => l.trim()),
+        );
   };
   let langs = installed();
   const missing = needed.filter((p) => !langs?.has(p));
@@ -116,7 +135,15 @@ export function parseTesseractTsv(tsv: string): Pick<EngineImageResult, 'text' |
     const [left, top, width, height] = f.slice(6, 10).map(Number);
     const key = `${f[1]}/${f[2]}/${f[3]}/${f[4]}`;
     lines.set(key, [...(lines.get(key) ?? []), text]);
-    words.push({ text, polygon: [[left, top], [left + width, top], [left + width, top + height], [left, top + height]] });
+    words.push({
+      text,
+      polygon: [
+        [left, top],
+        [left + width, top],
+        [left + width, top + height],
+        [left, top + height],
+      ],
+    });
   }
   const text = [...lines.values()].map((w) => w.join(' ')).join('\n');
   return { text: text ? `${text}\n` : '', words };

@@ -22,7 +22,11 @@ export function scoreImage(r: OcrDevRecord, out: EngineImageResult): ImageScore 
   }
   if (metric === 'recall') {
     // Partially annotated images (CCPD plates): is each annotated text somewhere in the output?
-    const flat = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[\s·•.]/gu, '');
+    const flat = (s: string) =>
+      s
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[\s·•.]/gu, '');
     const found = flat(out.text);
     const truth = r.lines.filter((l) => !l.ignore);
     const matched = truth.filter((l) => found.includes(flat(l.text))).length;

@@ -7,7 +7,12 @@ import { polygonIou, type Polygon } from './polygon-iou.ts';
 import { parseTesseractTsv } from './run-tesseract.ts';
 import { wordSpottingCount } from './word-spotting.ts';
 
-const rect = (x: number, y: number, w: number, h: number): Polygon => [[x, y], [x + w, y], [x + w, y + h], [x, y + h]];
+const rect = (x: number, y: number, w: number, h: number): Polygon => [
+  [x, y],
+  [x + w, y],
+  [x + w, y + h],
+  [x, y + h],
+];
 const near = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);
 
 test('polygon IoU: identical, disjoint, half-shifted, rotated, either winding, degenerate', () => {
@@ -16,8 +21,24 @@ test('polygon IoU: identical, disjoint, half-shifted, rotated, either winding, d
   near(polygonIou(rect(0, 0, 10, 10), rect(5, 0, 10, 10)), 50 / 150);
   near(polygonIou(rect(0, 0, 10, 10), [...rect(0, 0, 10, 10)].reverse()), 1);
   // A diamond inscribed in the square covers half of it.
-  near(polygonIou(rect(0, 0, 10, 10), [[5, 0], [10, 5], [5, 10], [0, 5]]), 0.5);
-  near(polygonIou(rect(0, 0, 10, 10), [[0, 0], [1, 1], [2, 2], [3, 3]]), 0);
+  near(
+    polygonIou(rect(0, 0, 10, 10), [
+      [5, 0],
+      [10, 5],
+      [5, 10],
+      [0, 5],
+    ]),
+    0.5,
+  );
+  near(
+    polygonIou(rect(0, 0, 10, 10), [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]),
+    0,
+  );
   near(polygonIou([], rect(0, 0, 1, 1)), 0);
 });
 
@@ -55,7 +76,7 @@ test('CER: code points, whitespace folding, ASCII quotes, Arabic normalisation',
   assert.equal(editDistance('kitten', 'sitting'), 3);
   assert.equal(editDistance('', 'abc'), 3);
   assert.equal(editDistance('😀a', '😀b'), 1);
-  assert.equal(normalizeForCer('tools are ``divide\n\n and conquer\'\'', 'en'), 'tools are "divide and conquer"');
+  assert.equal(normalizeForCer("tools are ``divide\n\n and conquer''", 'en'), 'tools are "divide and conquer"');
   assert.equal(normalizeForCer('الإطاعةُ  على', 'ar'), 'الاطاعة علي');
   near(oneMinusCer([cerCount('abcd', 'abce'), cerCount('', 'xxxx')]), 1 - 5 / 8);
   assert.equal(oneMinusCer([cerCount('a long wrong output', 'x')]), 0);
@@ -74,6 +95,14 @@ test('Tesseract TSV: level-5 rows become words with boxes, lines joined in order
   ].join('\n');
   const r = parseTesseractTsv(tsv);
   assert.equal(r.text, 'Hello world\nBye\n');
-  assert.deepEqual(r.words[1], { text: 'world', polygon: [[60, 10], [110, 10], [110, 30], [60, 30]] });
+  assert.deepEqual(r.words[1], {
+    text: 'world',
+    polygon: [
+      [60, 10],
+      [110, 10],
+      [110, 30],
+      [60, 30],
+    ],
+  });
   assert.deepEqual(parseTesseractTsv(''), { text: '', words: [] });
 });

@@ -33,7 +33,11 @@ const { values } = parseArgs({
 const total = Number(values.images);
 const every = Number(values.every);
 const concurrency = Number(values.concurrency);
-for (const [name, v] of [['--images', total], ['--every', every], ['--concurrency', concurrency]] as const) {
+for (const [name, v] of [
+  ['--images', total],
+  ['--every', every],
+  ['--concurrency', concurrency],
+] as const) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`${name} must be a positive integer, got ${v}`);
     process.exit(2);
@@ -58,8 +62,11 @@ if (!records) {
 }
 // A fixed pseudo-random order (same every run), so that kinds and image sizes are mixed.
 let seed = 14;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const order = records.map((r) => ({ r, k: random() })).sort((a, b) => a.k - b.k).map((x) => x.r);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const order = records
+  .map((r) => ({ r, k: random() }))
+  .sort((a, b) => a.k - b.k)
+  .map((x) => x.r);
 const requests = await Promise.all(
   order.map(async (r) => {
     const content = (await fs.promises.readFile(r.file)).toString('base64');
@@ -73,14 +80,21 @@ const samples: Array<{ images: number; rss: number; seconds: number; failed: num
 let peak = 0;
 try {
   // Resolves once the models are loaded and warmed up (OCR_WARM).
-  const server = await spawnServer('src/main.ts', { ...store.env, SECRET_PEPPER: PEPPER, LOG_LEVEL: 'info', ...serverEnv }, 'OCR models loaded');
+  const server = await spawnServer(
+    'src/main.ts',
+    { ...store.env, SECRET_PEPPER: PEPPER, LOG_LEVEL: 'info', ...serverEnv },
+    'OCR models loaded',
+  );
   const pid = server.child.pid!;
   try {
     const keyString = await projectKey(server.url, store.token, store.accountId, false);
     const start = performance.now();
     samples.push({ images: 0, rss: residentBytes(pid), seconds: 0, failed: 0 });
     console.error(`server ${pid}: ${(samples[0].rss / 2 ** 20).toFixed(0)} MB after warm-up; ${total} images, ${concurrency} at a time`);
-    let next = 0, done = 0, failed = 0, stopped = false;
+    let next = 0,
+      done = 0,
+      failed = 0,
+      stopped = false;
     // Ctrl-C (SIGINT) ends the soak after the images in flight, and the table is still printed.
     process.once('SIGINT', () => {
       console.error('SIGINT: finishing the images in flight');
@@ -101,7 +115,9 @@ try {
         if (done % every === 0 || done === total || (stopped && done === next)) {
           const sample = { images: done, rss: residentBytes(pid), seconds: (performance.now() - start) / 1000, failed };
           samples.push(sample);
-          console.error(`${String(done).padStart(6)} images  RSS ${(sample.rss / 2 ** 20).toFixed(0).padStart(5)} MB  ${sample.seconds.toFixed(0)} s  ${failed} failed`);
+          console.error(
+            `${String(done).padStart(6)} images  RSS ${(sample.rss / 2 ** 20).toFixed(0).padStart(5)} MB  ${sample.seconds.toFixed(0)} s  ${failed} failed`,
+          );
         }
       }
     };
@@ -117,10 +133,14 @@ try {
 const mb = (b: number) => (b / 2 ** 20).toFixed(0);
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(`## Soak — ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${cpu}), Node ${process.version}`);
-console.log(`${total} ocr-dev images (${records.length} distinct, all kinds, cycled), ${concurrency} at a time, one server (default configuration${values.env.length ? `, ${values.env.join(' ')}` : ''}).\n`);
+console.log(
+  `${total} ocr-dev images (${records.length} distinct, all kinds, cycled), ${concurrency} at a time, one server (default configuration${values.env.length ? `, ${values.env.join(' ')}` : ''}).\n`,
+);
 console.log('| images | server RSS | elapsed | failed |\n| ---: | ---: | ---: | ---: |');
 for (const s of samples) console.log(`| ${s.images} | ${mb(s.rss)} MB | ${s.seconds.toFixed(0)} s | ${s.failed} |`);
 const last = samples[samples.length - 1];
 const tail = samples.filter((s) => s.images >= last.images / 2);
 const trend = slope(tail.map((s) => [s.images / 100, s.rss / 2 ** 20]));
-console.log(`\nPeak RSS ${mb(peak)} MB, final ${mb(last.rss)} MB; trend over the last ${last.images - tail[0].images} images: ${trend >= 0 ? '+' : ''}${trend.toFixed(1)} MB per 100 images.`);
+console.log(
+  `\nPeak RSS ${mb(peak)} MB, final ${mb(last.rss)} MB; trend over the last ${last.images - tail[0].images} images: ${trend >= 0 ? '+' : ''}${trend.toFixed(1)} MB per 100 images.`,
+);

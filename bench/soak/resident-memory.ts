@@ -16,7 +16,8 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
   if (n < 2) return 0;
   const mx = points.reduce((s, [x]) => s + x, 0) / n;
   const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  let sxy = 0, sxx = 0;
+  let sxy = 0,
+    sxx = 0;
   for (const [x, y] of points) {
     sxy += (x - mx) * (y - my);
     sxx += (x - mx) ** 2;

@@ -53,7 +53,9 @@ export function Shell(): JSX.Element {
 
   return (
     <div class={`shell ${navOpen ? 'nav-open' : ''}`}>
-      <a class="skip-link" href="#main">Skip to content</a>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
       <header class="mobile-bar">
         <button
           type="button"
@@ -65,7 +67,9 @@ export function Shell(): JSX.Element {
         >
           <Icon name={navOpen ? 'close' : 'menu'} size={20} />
         </button>
-        <span class="brand-name"><Logo size={24} /> Legible</span>
+        <span class="brand-name">
+          <Logo size={24} /> Legible
+        </span>
         <span class="account-chip account-chip-sm">{session.accountId}</span>
       </header>
       <nav id="sidebar" class="sidebar" aria-label="Console">
@@ -96,7 +100,9 @@ export function Shell(): JSX.Element {
         </ul>
         <div class="sidebar-foot">
           <div class="account">
-            <div class="avatar" aria-hidden="true">{session.accountId.slice(0, 1).toUpperCase()}</div>
+            <div class="avatar" aria-hidden="true">
+              {session.accountId.slice(0, 1).toUpperCase()}
+            </div>
             <div class="account-text">
               <span class="account-label">Account</span>
               <span class="account-id">{session.accountId}</span>

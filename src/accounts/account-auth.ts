@@ -63,15 +63,23 @@ export function accountAuth(deps: { db: Kysely<Database>; pepper?: string }): on
     const credential = bearerOf(request);
     if (credential === undefined) {
       if (apiKeyElsewhere(request)) {
-        throw new AppError('ACCESS_TOKEN_TYPE_UNSUPPORTED', `API keys cannot be used for setup operations. ${EXPECTED}`, { headers: CHALLENGE });
+        throw new AppError('ACCESS_TOKEN_TYPE_UNSUPPORTED', `API keys cannot be used for setup operations. ${EXPECTED}`, {
+          headers: CHALLENGE,
+        });
       }
-      throw new AppError('CREDENTIALS_MISSING', `Request is missing required authentication credential. ${EXPECTED}`, { headers: CHALLENGE });
+      throw new AppError('CREDENTIALS_MISSING', `Request is missing required authentication credential. ${EXPECTED}`, {
+        headers: CHALLENGE,
+      });
     }
     const parsed = parseSecret(credential);
     if (parsed && parsed.kind !== 'account_token') {
-      throw new AppError('ACCESS_TOKEN_TYPE_UNSUPPORTED', `API keys and client secrets cannot be used for setup operations. ${EXPECTED}`, { headers: CHALLENGE });
+      throw new AppError('ACCESS_TOKEN_TYPE_UNSUPPORTED', `API keys and client secrets cannot be used for setup operations. ${EXPECTED}`, {
+        headers: CHALLENGE,
+      });
     }
-    const invalid = new AppError('ACCESS_TOKEN_INVALID', `Request had invalid authentication credentials. ${EXPECTED}`, { headers: CHALLENGE });
+    const invalid = new AppError('ACCESS_TOKEN_INVALID', `Request had invalid authentication credentials. ${EXPECTED}`, {
+      headers: CHALLENGE,
+    });
     if (!parsed) throw invalid;
     const hash = hashSecret(credential, deps.pepper);
     const row = await accounts.findActiveToken(hash);
@@ -100,4 +108,3 @@ export function auditActor(principal: Principal): Actor {
 export function requireOwnAccount(principal: Principal, accountId: string): void {
   if (principal.accountId !== accountId) throw new AppError('NOT_FOUND', `Account "${accountId}" not found.`);
 }
-

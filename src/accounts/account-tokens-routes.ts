@@ -25,7 +25,15 @@ export const accountTokensRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pep
 
   app.get<{ Params: AccountParams; Querystring: Static<typeof ListQuery> }>(
     '/api/accounts/:account/tokens',
-    { schema: { ...common, summary: "List the account's tokens (never with secrets)", params: AccountParams, querystring: ListQuery, response: { 200: TokenList } } },
+    {
+      schema: {
+        ...common,
+        summary: "List the account's tokens (never with secrets)",
+        params: AccountParams,
+        querystring: ListQuery,
+        response: { 200: TokenList },
+      },
+    },
     async (request) => {
       const principal = requirePrincipal(request);
       requireOwnAccount(principal, request.params.account);
@@ -54,7 +62,14 @@ export const accountTokensRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pep
 
   app.delete<{ Params: TokenParams }>(
     '/api/accounts/:account/tokens/:tokenId',
-    { schema: { ...common, summary: 'Revoke an account token (refused from the next request on)', params: TokenParams, response: { 200: AccountToken } } },
+    {
+      schema: {
+        ...common,
+        summary: 'Revoke an account token (refused from the next request on)',
+        params: TokenParams,
+        response: { 200: AccountToken },
+      },
+    },
     async (request) => {
       const principal = requirePrincipal(request);
       requireOwnAccount(principal, request.params.account);

@@ -48,9 +48,13 @@ export function createAccountsRepository(db: Kysely<Database>, deps: { pepper?: 
     /** A new account and its first token (the secret is returned here only). */
     async createAccount(accountId: string, actor = 'cli'): Promise<{ account: Account; token: AccountToken; secret: string }> {
       if (!ACCOUNT_ID.test(accountId)) {
-        throw new AppError('INVALID_ARGUMENT', `Invalid account id "${accountId}": use 3–30 characters, lowercase letters, digits and hyphens, starting with a letter.`, {
-          fieldViolations: [{ field: 'accountId', description: `Must match ${ACCOUNT_ID_PATTERN}.` }],
-        });
+        throw new AppError(
+          'INVALID_ARGUMENT',
+          `Invalid account id "${accountId}": use 3–30 characters, lowercase letters, digits and hyphens, starting with a letter.`,
+          {
+            fieldViolations: [{ field: 'accountId', description: `Must match ${ACCOUNT_ID_PATTERN}.` }],
+          },
+        );
       }
       try {
         return await db.transaction().execute(async (trx) => {
@@ -58,7 +62,14 @@ export function createAccountsRepository(db: Kysely<Database>, deps: { pepper?: 
           await trx.insertInto('accounts').values({ account_id: accountId, create_time: createTime }).execute();
           const { token, secret } = await insertToken(trx, accountId, pepper);
           await recordAudit(trx, { accountId, actor, action: 'account.create', resourceType: 'account', resourceId: accountId });
-          await recordAudit(trx, { accountId, actor, action: 'account_token.create', resourceType: 'account_token', resourceId: token.tokenId, details: { hint: token.hint } });
+          await recordAudit(trx, {
+            accountId,
+            actor,
+            action: 'account_token.create',
+            resourceType: 'account_token',
+            resourceId: token.tokenId,
+            details: { hint: token.hint },
+          });
           return { account: { name: `accounts/${accountId}`, accountId, createTime }, token, secret };
         });
       } catch (err) {
@@ -77,7 +88,14 @@ export function createAccountsRepository(db: Kysely<Database>, deps: { pepper?: 
         const account = await trx.selectFrom('accounts').select('account_id').where('account_id', '=', accountId).executeTakeFirst();
         if (!account) throw new AppError('NOT_FOUND', `Account "${accountId}" not found.`);
         const created = await insertToken(trx, accountId, pepper);
-        await recordAudit(trx, { accountId, actor, action: 'account_token.create', resourceType: 'account_token', resourceId: created.token.tokenId, details: { hint: created.token.hint } });
+        await recordAudit(trx, {
+          accountId,
+          actor,
+          action: 'account_token.create',
+          resourceType: 'account_token',
+          resourceId: created.token.tokenId,
+          details: { hint: created.token.hint },
+        });
         return created;
       });
     },
@@ -92,7 +110,13 @@ export function createAccountsRepository(db: Kysely<Database>, deps: { pepper?: 
         if (row.revoke_time) return toToken(row);
         const revokeTime = new Date().toISOString();
         await trx.updateTable('account_tokens').set({ revoke_time: revokeTime }).where('token_id', '=', tokenId).execute();
-        await recordAudit(trx, { accountId: row.account_id, actor, action: 'account_token.revoke', resourceType: 'account_token', resourceId: tokenId });
+        await recordAudit(trx, {
+          accountId: row.account_id,
+          actor,
+          action: 'account_token.revoke',
+          resourceType: 'account_token',
+          resourceId: tokenId,
+        });
         return toToken({ ...row, revoke_time: revokeTime });
       });
     },
@@ -107,7 +131,10 @@ export function createAccountsRepository(db: Kysely<Database>, deps: { pepper?: 
       let q = db.selectFrom('account_tokens').selectAll().where('account_id', '=', accountId);
       if (!page.showRevoked) q = q.where('revoke_time', 'is', null);
       if (after) q = q.where('token_id', '>', after);
-      const rows = await q.orderBy('token_id').limit(pageSize + 1).execute();
+      const rows = await q
+        .orderBy('token_id')
+        .limit(pageSize + 1)
+        .execute();
       const { items, nextPageToken } = toPage(rows, pageSize, (r) => r.token_id);
       return { tokens: items.map(toToken), ...(nextPageToken ? { nextPageToken } : {}) };
     },

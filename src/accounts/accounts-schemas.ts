@@ -23,7 +23,10 @@ export type AccountToken = Static<typeof AccountToken>;
 export const TokenList = Type.Object({ tokens: Type.Array(AccountToken), nextPageToken: Type.Optional(Type.String()) });
 export type TokenList = Static<typeof TokenList>;
 
-export const CreatedToken = Type.Object({ tokenInfo: AccountToken, token: Type.String({ description: 'The secret. Shown only in this response.' }) });
+export const CreatedToken = Type.Object({
+  tokenInfo: AccountToken,
+  token: Type.String({ description: 'The secret. Shown only in this response.' }),
+});
 export type CreatedToken = Static<typeof CreatedToken>;
 
 /** `GET /api/whoami`: the presented account token's account. */

@@ -62,7 +62,10 @@ export function createApiKeysRepository(db: Kysely<Database>, deps: ApiKeysRepos
 
   async function insertSecret(trx: Db, keyId: string, now: string): Promise<{ secret: string; hint: string }> {
     const { secret, hint } = generateSecret('api_key');
-    await trx.insertInto('api_key_secrets').values({ secret_hash: hashSecret(secret, pepper), key_id: keyId, hint, create_time: now, expire_time: null }).execute();
+    await trx
+      .insertInto('api_key_secrets')
+      .values({ secret_hash: hashSecret(secret, pepper), key_id: keyId, hint, create_time: now, expire_time: null })
+      .execute();
     return { secret, hint };
   }
 
@@ -70,19 +73,28 @@ export function createApiKeysRepository(db: Kysely<Database>, deps: ApiKeysRepos
     /** The key's row, or 404 NOT_FOUND when it is not a key of `projectId`. */
     get: (projectId: string, keyId: string) => owned(db, projectId, keyId),
 
-    async list(projectId: string, opts: { pageSize?: number; pageToken?: string; showDeleted?: boolean }): Promise<{ items: ApiKeyRow[]; nextPageToken?: string }> {
+    async list(
+      projectId: string,
+      opts: { pageSize?: number; pageToken?: string; showDeleted?: boolean },
+    ): Promise<{ items: ApiKeyRow[]; nextPageToken?: string }> {
       const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
       const after = decodePageToken(opts.pageToken);
       let q = db.selectFrom('api_keys').selectAll().where('project_id', '=', projectId);
       if (!opts.showDeleted) q = q.where('delete_time', 'is', null);
       if (after) q = q.where('key_id', '>', after);
-      const rows = await q.orderBy('key_id').limit(pageSize + 1).execute();
+      const rows = await q
+        .orderBy('key_id')
+        .limit(pageSize + 1)
+        .execute();
       return toPage(rows, pageSize, (r) => r.key_id);
     },
 
     /** A new key and its first secret (returned here only). `expireTime` was checked to be in the future. */
     async create(actor: Actor, projectId: string, input: CreateApiKeyBody): Promise<{ row: ApiKeyRow; secret: string }> {
-      const restrictions = normalizeRestrictions(input.restrictions as Partial<KeyRestrictions> | undefined, await deps.projectApis.enabledApis(projectId));
+      const restrictions = normalizeRestrictions(
+        input.restrictions as Partial<KeyRestrictions> | undefined,
+        await deps.projectApis.enabledApis(projectId),
+      );
       const now = new Date().toISOString();
       const keyId = newId('k');
       const { secret, hint } = generateSecret('api_key');
@@ -100,9 +112,16 @@ export function createApiKeysRepository(db: Kysely<Database>, deps: ApiKeysRepos
       };
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('api_keys').values(row).execute();
-        await trx.insertInto('api_key_secrets').values({ secret_hash: hashSecret(secret, pepper), key_id: keyId, hint, create_time: now, expire_time: null }).execute();
+        await trx
+          .insertInto('api_key_secrets')
+          .values({ secret_hash: hashSecret(secret, pepper), key_id: keyId, hint, create_time: now, expire_time: null })
+          .execute();
         await recordAudit(trx, {
-          ...actor, action: 'api_key.create', resourceType: 'api_key', resourceId: keyId, projectId,
+          ...actor,
+          action: 'api_key.create',
+          resourceType: 'api_key',
+          resourceId: keyId,
+          projectId,
           details: { hint, services: restrictions.services, servicesDefaulted: input.restrictions?.services === undefined },
         });
       });
@@ -130,7 +149,14 @@ export function createApiKeysRepository(db: Kysely<Database>, deps: ApiKeysRepos
           })
           .where('key_id', '=', keyId)
           .execute();
-        await recordAudit(trx, { ...actor, action: 'api_key.update', resourceType: 'api_key', resourceId: keyId, projectId, details: { fields: Object.keys(changes) } });
+        await recordAudit(trx, {
+          ...actor,
+          action: 'api_key.update',
+          resourceType: 'api_key',
+          resourceId: keyId,
+          projectId,
+          details: { fields: Object.keys(changes) },
+        });
         return (await find(trx, projectId, keyId))!;
       });
       deps.keyCache?.invalidateKey(keyId);
@@ -156,7 +182,12 @@ export function createApiKeysRepository(db: Kysely<Database>, deps: ApiKeysRepos
      * `now + graceSeconds` (or earlier, if their own grace already ends sooner). A revoked key is
      * 400 FAILED_PRECONDITION.
      */
-    async rotate(actor: Actor, projectId: string, keyId: string, graceSeconds: number): Promise<{ row: ApiKeyRow; secret: string; previousExpireTime: string }> {
+    async rotate(
+      actor: Actor,
+      projectId: string,
+      keyId: string,
+      graceSeconds: number,
+    ): Promise<{ row: ApiKeyRow; secret: string; previousExpireTime: string }> {
       const rotated = await db.transaction().execute(async (trx) => {
         const row = await owned(trx, projectId, keyId);
         if (row.delete_time) throw new AppError('FAILED_PRECONDITION', `API key "${row.key_id}" is revoked; create a new key instead.`);
@@ -170,7 +201,14 @@ export function createApiKeysRepository(db: Kysely<Database>, deps: ApiKeysRepos
           .execute();
         const created = await insertSecret(trx, keyId, now.toISOString());
         await trx.updateTable('api_keys').set({ hint: created.hint, update_time: now.toISOString() }).where('key_id', '=', keyId).execute();
-        await recordAudit(trx, { ...actor, action: 'api_key.rotate', resourceType: 'api_key', resourceId: keyId, projectId, details: { hint: created.hint, graceSeconds } });
+        await recordAudit(trx, {
+          ...actor,
+          action: 'api_key.rotate',
+          resourceType: 'api_key',
+          resourceId: keyId,
+          projectId,
+          details: { hint: created.hint, graceSeconds },
+        });
         return { row: (await find(trx, projectId, keyId))!, secret: created.secret, previousExpireTime };
       });
       deps.keyCache?.invalidateKey(keyId);

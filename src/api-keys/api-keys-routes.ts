@@ -9,13 +9,24 @@ import { emptyBodyAsObject } from '../http/empty-body.ts';
 import { PageQuery } from '../shared/pagination.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
 import {
-  ApiKey, ApiKeyList, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, RotateApiKeyBody, RotatedApiKey, UpdateApiKeyBody, type KeyRestrictions,
+  ApiKey,
+  ApiKeyList,
+  ApiKeyParams,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  RotateApiKeyBody,
+  RotatedApiKey,
+  UpdateApiKeyBody,
+  type KeyRestrictions,
 } from './api-keys-schemas.ts';
 import { toApiKey, type ApiKeysRepository } from './api-keys-repository.ts';
 
-const ListQuery = Type.Composite([PageQuery, Type.Object({ showDeleted: Type.Optional(Type.Boolean({ description: 'Include revoked keys.' })) })], {
-  additionalProperties: false,
-});
+const ListQuery = Type.Composite(
+  [PageQuery, Type.Object({ showDeleted: Type.Optional(Type.Boolean({ description: 'Include revoked keys.' })) })],
+  {
+    additionalProperties: false,
+  },
+);
 
 const common = { tags: ['api-keys'], security: ACCOUNT_TOKEN_SECURITY };
 
@@ -29,7 +40,10 @@ function futureTime(value: string | undefined | null): void {
 }
 
 /** API keys (API.md §2): the secret is returned at creation and rotation only. */
-export const apiKeysRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string; apiKeys: ApiKeysRepository }> = async (app, { db, pepper, apiKeys }) => {
+export const apiKeysRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string; apiKeys: ApiKeysRepository }> = async (
+  app,
+  { db, pepper, apiKeys },
+) => {
   app.addHook('onRequest', accountAuth({ db, pepper }));
   app.addHook('preValidation', emptyBodyAsObject);
 
@@ -39,7 +53,8 @@ export const apiKeysRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: 
       schema: {
         ...common,
         summary: 'Create an API key',
-        description: 'Returns `keyString` once. Without `restrictions.services` the key may call the apis enabled on the project now, never ones enabled later.',
+        description:
+          'Returns `keyString` once. Without `restrictions.services` the key may call the apis enabled on the project now, never ones enabled later.',
         params: ProjectParams,
         body: CreateApiKeyBody,
         response: { 201: CreatedApiKey },
@@ -57,7 +72,15 @@ export const apiKeysRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: 
 
   app.get<{ Params: ProjectParams; Querystring: Static<typeof ListQuery> }>(
     '/api/projects/:project/api-keys',
-    { schema: { ...common, summary: 'List API keys (never with secrets)', params: ProjectParams, querystring: ListQuery, response: { 200: ApiKeyList } } },
+    {
+      schema: {
+        ...common,
+        summary: 'List API keys (never with secrets)',
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: { 200: ApiKeyList },
+      },
+    },
     async (request) => {
       const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);
       const { items, nextPageToken } = await apiKeys.list(project.projectId, request.query);
@@ -80,7 +103,8 @@ export const apiKeysRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: 
       schema: {
         ...common,
         summary: 'Update an API key',
-        description: '`restrictions`, when sent, replaces the stored restrictions; without `restrictions.services` the current services are kept.',
+        description:
+          '`restrictions`, when sent, replaces the stored restrictions; without `restrictions.services` the current services are kept.',
         params: ApiKeyParams,
         body: UpdateApiKeyBody,
         response: { 200: ApiKey },
@@ -97,7 +121,14 @@ export const apiKeysRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: 
 
   app.delete<{ Params: ApiKeyParams }>(
     '/api/projects/:project/api-keys/:keyId',
-    { schema: { ...common, summary: 'Revoke an API key (refused from the next request on)', params: ApiKeyParams, response: { 200: ApiKey } } },
+    {
+      schema: {
+        ...common,
+        summary: 'Revoke an API key (refused from the next request on)',
+        params: ApiKeyParams,
+        response: { 200: ApiKey },
+      },
+    },
     async (request) => {
       const principal = requirePrincipal(request);
       const project = await loadOwnedProject(db, principal, request.params.project);

@@ -11,16 +11,21 @@ export const Restrictions = Type.Object(
       Type.Array(ApiNameSchema, {
         uniqueItems: true,
         maxItems: 10,
-        description: 'The services the key may call. Absent at creation: the services enabled on the project at that moment (never later ones). Empty: none.',
+        description:
+          'The services the key may call. Absent at creation: the services enabled on the project at that moment (never later ones). Empty: none.',
       }),
     ),
     allowedIps: Type.Optional(
-      Type.Array(Type.String({ format: 'ip-or-cidr', maxLength: 64 }), { maxItems: MAX_ENTRIES, description: 'IPv4/IPv6 addresses or CIDR ranges the key may be used from.' }),
+      Type.Array(Type.String({ format: 'ip-or-cidr', maxLength: 64 }), {
+        maxItems: MAX_ENTRIES,
+        description: 'IPv4/IPv6 addresses or CIDR ranges the key may be used from.',
+      }),
     ),
     allowedReferrers: Type.Optional(
       Type.Array(Type.String({ format: 'referrer-pattern', maxLength: 2048 }), {
         maxItems: MAX_ENTRIES,
-        description: 'Google-style patterns: `[scheme://]host[:port][/path]`; `*.example.com` matches subdomains, `*` in a path matches anything; no path means any path.',
+        description:
+          'Google-style patterns: `[scheme://]host[:port][/path]`; `*.example.com` matches subdomains, `*` in a path matches anything; no path means any path.',
       }),
     ),
     androidApps: Type.Optional(
@@ -28,7 +33,11 @@ export const Restrictions = Type.Object(
         Type.Object(
           {
             packageName: Type.String({ format: 'android-package', maxLength: 255 }),
-            sha1Fingerprint: Type.String({ format: 'sha1-fingerprint', maxLength: 59, description: '40 hex digits, plain or colon-separated; stored as `AA:BB:…`.' }),
+            sha1Fingerprint: Type.String({
+              format: 'sha1-fingerprint',
+              maxLength: 59,
+              description: '40 hex digits, plain or colon-separated; stored as `AA:BB:…`.',
+            }),
           },
           { additionalProperties: false },
         ),
@@ -36,7 +45,10 @@ export const Restrictions = Type.Object(
       ),
     ),
     iosBundleIds: Type.Optional(
-      Type.Array(Type.String({ format: 'ios-bundle-id', maxLength: 155 }), { maxItems: MAX_ENTRIES, description: 'Matched against `X-Ios-Bundle-Identifier`.' }),
+      Type.Array(Type.String({ format: 'ios-bundle-id', maxLength: 155 }), {
+        maxItems: MAX_ENTRIES,
+        description: 'Matched against `X-Ios-Bundle-Identifier`.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -100,7 +112,9 @@ export const UpdateApiKeyBody = Type.Object(
   {
     displayName: Type.Optional(DisplayName),
     restrictions: Type.Optional(Restrictions),
-    expireTime: Type.Optional(Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.Null()], { description: 'RFC 3339, or null to never expire.' })),
+    expireTime: Type.Optional(
+      Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.Null()], { description: 'RFC 3339, or null to never expire.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -109,7 +123,12 @@ export type UpdateApiKeyBody = Static<typeof UpdateApiKeyBody>;
 export const RotateApiKeyBody = Type.Object(
   {
     graceSeconds: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 604800, default: 0, description: 'How long the previous secret keeps working (0–7 days; default 0: stops at once).' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 604800,
+        default: 0,
+        description: 'How long the previous secret keeps working (0–7 days; default 0: stops at once).',
+      }),
     ),
   },
   { additionalProperties: false },

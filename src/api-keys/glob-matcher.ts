@@ -34,14 +34,20 @@ export function compileGlob(glob: string): GlobMatcher {
   const parts = glob.toLowerCase().split('*');
   const first = parts[0];
   const last = parts.length > 1 ? parts[parts.length - 1] : '';
-  const middle = parts.slice(1, -1).filter((p) => p !== '').map(segment);
+  const middle = parts
+    .slice(1, -1)
+    .filter((p) => p !== '')
+    .map(segment);
   let steps = 0;
 
   /** End of the leftmost occurrence of `seg` in `input[from, to)`, or -1. */
   function find(input: string, seg: Segment, from: number, to: number): number {
     const { text, fail } = seg;
     for (let i = from, k = 0; i < to; i++) {
-      while (k > 0 && input[i] !== text[k]) { k = fail[k - 1]; steps++; }
+      while (k > 0 && input[i] !== text[k]) {
+        k = fail[k - 1];
+        steps++;
+      }
       steps++;
       if (input[i] === text[k]) k++;
       if (k === text.length) return i + 1;
@@ -52,7 +58,10 @@ export function compileGlob(glob: string): GlobMatcher {
   const match = (raw: string): boolean => {
     steps = 0;
     const input = raw.toLowerCase();
-    if (parts.length === 1) { steps = input.length; return input === first; }
+    if (parts.length === 1) {
+      steps = input.length;
+      return input === first;
+    }
     steps = first.length + last.length;
     if (input.length < first.length + last.length || !input.startsWith(first) || !input.endsWith(last)) return false;
     let at = first.length;

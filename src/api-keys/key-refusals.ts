@@ -22,12 +22,22 @@ const INVALID_MESSAGE = 'API key not valid. Please pass a valid API key.';
  * of bad keys costs us (`npm run bench:load`, part (a)).
  */
 export const CREDENTIALS_MISSING = refusal(
-  new AppError('CREDENTIALS_MISSING', 'The request is missing a valid API key. Send it as `Authorization: Bearer <key>`, `X-Goog-Api-Key: <key>` or `?key=<key>`.'),
+  new AppError(
+    'CREDENTIALS_MISSING',
+    'The request is missing a valid API key. Send it as `Authorization: Bearer <key>`, `X-Goog-Api-Key: <key>` or `?key=<key>`.',
+  ),
 );
 export const KEY_INVALID = perApi((api) => new AppError('API_KEY_INVALID', INVALID_MESSAGE, { metadata: { service: api } }));
-export const KEY_EXPIRED = perApi((api) => new AppError('API_KEY_INVALID', 'API key expired. Please renew the API key.', { metadata: { service: api } }));
+export const KEY_EXPIRED = perApi(
+  (api) => new AppError('API_KEY_INVALID', 'API key expired. Please renew the API key.', { metadata: { service: api } }),
+);
 export const NOT_AN_API_KEY = perApi(
-  (api) => new AppError('ACCESS_TOKEN_TYPE_UNSUPPORTED', `Account tokens and client secrets cannot call the ${api} API; use an API key of the project.`, { metadata: { service: api } }),
+  (api) =>
+    new AppError(
+      'ACCESS_TOKEN_TYPE_UNSUPPORTED',
+      `Account tokens and client secrets cannot call the ${api} API; use an API key of the project.`,
+      { metadata: { service: api } },
+    ),
 );
 
 /** What a key's project and service restrictions say about one api: fixed while the key is cached. */
@@ -49,7 +59,11 @@ export function serviceRefusal(key: KeyServices, api: ApiName): KeyRefusal | und
   const disabled = serviceDisabled({ projectId: project, state: key.projectState }, api, key.apis.get(api)?.state, 'key');
   if (disabled) return refusal(disabled);
   if (!key.services.has(api)) {
-    return refusal(new AppError('API_KEY_SERVICE_BLOCKED', `Requests to this API ${api} are blocked by the key's service restrictions.`, { metadata: { ...meta, apiName: api } }));
+    return refusal(
+      new AppError('API_KEY_SERVICE_BLOCKED', `Requests to this API ${api} are blocked by the key's service restrictions.`, {
+        metadata: { ...meta, apiName: api },
+      }),
+    );
   }
   return undefined;
 }

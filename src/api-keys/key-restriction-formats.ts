@@ -50,7 +50,9 @@ export const KEY_RESTRICTION_FORMATS: Record<string, (value: string) => boolean>
 };
 
 /** Fastify `ajv.plugins` entry: adds the formats above. */
-export function keyRestrictionFormats<A extends { addFormat(name: string, format: { type: 'string'; validate: (v: string) => boolean }): unknown }>(ajv: A): A {
+export function keyRestrictionFormats<
+  A extends { addFormat(name: string, format: { type: 'string'; validate: (v: string) => boolean }): unknown },
+>(ajv: A): A {
   for (const [name, validate] of Object.entries(KEY_RESTRICTION_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
   return ajv;
 }

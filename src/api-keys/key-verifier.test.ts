@@ -48,7 +48,14 @@ for (const dialect of DIALECTS) {
       const closedDb = createKeyVerifier({ db: null as never });
       await closedDb.close();
       const good = generateSecret('api_key').secret;
-      for (const bad of ['nope', `${good.slice(0, -1)}${good.endsWith('a') ? 'b' : 'a'}`, good.toUpperCase(), `${good}x`, 'lgb_key_', ' '.repeat(10_000)]) {
+      for (const bad of [
+        'nope',
+        `${good.slice(0, -1)}${good.endsWith('a') ? 'b' : 'a'}`,
+        good.toUpperCase(),
+        `${good}x`,
+        'lgb_key_',
+        ' '.repeat(10_000),
+      ]) {
         await refuses(t, closedDb.verify(ctx(bad), 'ocr'), 'API_KEY_INVALID');
       }
       await refuses(t, closedDb.verify({ ip: '::1', apiKeyHeader: 'AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe' }, 'ocr'), 'API_KEY_INVALID');
@@ -75,7 +82,12 @@ for (const dialect of DIALECTS) {
       t.assert.equal(err.options.metadata?.project, 'demo-project');
     });
 
-    const enable = await app.inject({ method: 'POST', url: '/api/projects/demo-project/apis', headers: acme.headers, payload: { api: 'ocr' } });
+    const enable = await app.inject({
+      method: 'POST',
+      url: '/api/projects/demo-project/apis',
+      headers: acme.headers,
+      payload: { api: 'ocr' },
+    });
     t.assert.equal(enable.statusCode, 200);
 
     await t.test('a key made before OCR was enabled, without restrictions, does not gain OCR', async (t: TestContext) => {
@@ -93,7 +105,9 @@ for (const dialect of DIALECTS) {
       await refuses(t, v.verify(ctx(nav.keyString), 'ocr'), 'API_KEY_SERVICE_BLOCKED');
     });
     await t.test('IP / CIDR restriction (v4, v6, v4-mapped)', async (t: TestContext) => {
-      const k = await newKey(app, acme, 'demo-project', { restrictions: { allowedIps: ['198.51.100.0/24', '2001:db8::/32', '192.0.2.1'] } });
+      const k = await newKey(app, acme, 'demo-project', {
+        restrictions: { allowedIps: ['198.51.100.0/24', '2001:db8::/32', '192.0.2.1'] },
+      });
       await accepts(t, v.verify(ctx(k.keyString, { ip: '198.51.100.200' }), 'ocr'));
       await accepts(t, v.verify(ctx(k.keyString, { ip: '::ffff:192.0.2.1' }), 'ocr'));
       await accepts(t, v.verify(ctx(k.keyString, { ip: '2001:db8:1::5' }), 'ocr'));
@@ -101,7 +115,9 @@ for (const dialect of DIALECTS) {
       await refuses(t, v.verify(ctx(k.keyString, { ip: '2001:db9::1' }), 'ocr'), 'API_KEY_IP_ADDRESS_BLOCKED');
     });
     await t.test('referrer restriction', async (t: TestContext) => {
-      const k = await newKey(app, acme, 'demo-project', { restrictions: { allowedReferrers: ['*.example.com', 'https://app.test/ocr/*'] } });
+      const k = await newKey(app, acme, 'demo-project', {
+        restrictions: { allowedReferrers: ['*.example.com', 'https://app.test/ocr/*'] },
+      });
       await accepts(t, v.verify(ctx(k.keyString, { referer: 'https://www.example.com/any/path' }), 'ocr'));
       await accepts(t, v.verify(ctx(k.keyString, { referer: 'https://app.test/ocr/page?x=1' }), 'ocr'));
       for (const referer of [undefined, 'https://example.com.evil.test/', 'http://app.test/ocr/x', 'https://app.test/other', 'not a url']) {
@@ -112,9 +128,25 @@ for (const dialect of DIALECTS) {
       const k = await newKey(app, acme, 'demo-project', {
         restrictions: { androidApps: [{ packageName: 'com.example.app', sha1Fingerprint: 'da39a3ee5e6b4b0d3255bfef95601890afd80709' }] },
       });
-      await accepts(t, v.verify(ctx(k.keyString, { androidPackage: 'com.example.app', androidCert: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' }), 'ocr'));
-      await accepts(t, v.verify(ctx(k.keyString, { androidPackage: 'com.example.app', androidCert: 'DA:39:A3:EE:5E:6B:4B:0D:32:55:BF:EF:95:60:18:90:AF:D8:07:09' }), 'ocr'));
-      await refuses(t, v.verify(ctx(k.keyString, { androidPackage: 'com.example.other', androidCert: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' }), 'ocr'), 'API_KEY_ANDROID_APP_BLOCKED');
+      await accepts(
+        t,
+        v.verify(ctx(k.keyString, { androidPackage: 'com.example.app', androidCert: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' }), 'ocr'),
+      );
+      await accepts(
+        t,
+        v.verify(
+          ctx(k.keyString, {
+            androidPackage: 'com.example.app',
+            androidCert: 'DA:39:A3:EE:5E:6B:4B:0D:32:55:BF:EF:95:60:18:90:AF:D8:07:09',
+          }),
+          'ocr',
+        ),
+      );
+      await refuses(
+        t,
+        v.verify(ctx(k.keyString, { androidPackage: 'com.example.other', androidCert: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' }), 'ocr'),
+        'API_KEY_ANDROID_APP_BLOCKED',
+      );
       await refuses(t, v.verify(ctx(k.keyString), 'ocr'), 'API_KEY_ANDROID_APP_BLOCKED');
     });
     await t.test('iOS restriction', async (t: TestContext) => {
@@ -139,13 +171,23 @@ for (const dialect of DIALECTS) {
     await t.test('rotation: the old secret works during the grace period, then stops', async (t: TestContext) => {
       const k = await newKey(app, acme, 'demo-project');
       await accepts(t, v.verify(ctx(k.keyString), 'ocr'));
-      const graceful = await app.inject({ method: 'POST', url: `/api/projects/demo-project/api-keys/${k.keyId}:rotate`, headers: acme.headers, payload: { graceSeconds: 600 } });
+      const graceful = await app.inject({
+        method: 'POST',
+        url: `/api/projects/demo-project/api-keys/${k.keyId}:rotate`,
+        headers: acme.headers,
+        payload: { graceSeconds: 600 },
+      });
       t.assert.equal(graceful.statusCode, 200);
       const second = graceful.json().keyString as string;
       t.assert.notEqual(second, k.keyString);
       await accepts(t, v.verify(ctx(k.keyString), 'ocr'));
       await accepts(t, v.verify(ctx(second), 'ocr'));
-      const immediate = await app.inject({ method: 'POST', url: `/api/projects/demo-project/api-keys/${k.keyId}:rotate`, headers: acme.headers, payload: {} });
+      const immediate = await app.inject({
+        method: 'POST',
+        url: `/api/projects/demo-project/api-keys/${k.keyId}:rotate`,
+        headers: acme.headers,
+        payload: {},
+      });
       const third = immediate.json().keyString as string;
       await refuses(t, v.verify(ctx(k.keyString), 'ocr'), 'API_KEY_INVALID');
       await refuses(t, v.verify(ctx(second), 'ocr'), 'API_KEY_INVALID');
@@ -154,7 +196,12 @@ for (const dialect of DIALECTS) {
     await t.test('quota change and api disable apply at once; project delete stops every key', async (t: TestContext) => {
       const k = await newKey(app, acme, 'demo-project');
       t.assert.equal((await accepts(t, v.verify(ctx(k.keyString), 'ocr'))).requestsPerMinute, 600);
-      await app.inject({ method: 'PATCH', url: '/api/projects/demo-project/apis/ocr', headers: acme.headers, payload: { quota: { requestsPerMinute: 42 } } });
+      await app.inject({
+        method: 'PATCH',
+        url: '/api/projects/demo-project/apis/ocr',
+        headers: acme.headers,
+        payload: { quota: { requestsPerMinute: 42 } },
+      });
       t.assert.equal((await accepts(t, v.verify(ctx(k.keyString), 'ocr'))).requestsPerMinute, 42);
       await app.inject({ method: 'DELETE', url: '/api/projects/demo-project/apis/ocr', headers: acme.headers });
       await refuses(t, v.verify(ctx(k.keyString), 'ocr'), 'SERVICE_DISABLED');
@@ -183,12 +230,24 @@ for (const dialect of DIALECTS) {
 test('keyRequestContext reads every carrier and restriction header', async (t: TestContext) => {
   const fake = {
     headers: {
-      authorization: 'Bearer a', 'x-goog-api-key': 'b', referer: 'https://r/', 'x-android-package': 'p', 'x-android-cert': 'c', 'x-ios-bundle-identifier': 'i',
+      authorization: 'Bearer a',
+      'x-goog-api-key': 'b',
+      referer: 'https://r/',
+      'x-android-package': 'p',
+      'x-android-cert': 'c',
+      'x-ios-bundle-identifier': 'i',
     },
     query: { key: 'q' },
     ip: '192.0.2.9',
   };
   t.assert.deepEqual(keyRequestContext(fake as never), {
-    authorization: 'Bearer a', apiKeyHeader: 'b', queryKey: 'q', ip: '192.0.2.9', referer: 'https://r/', androidPackage: 'p', androidCert: 'c', iosBundleId: 'i',
+    authorization: 'Bearer a',
+    apiKeyHeader: 'b',
+    queryKey: 'q',
+    ip: '192.0.2.9',
+    referer: 'https://r/',
+    androidPackage: 'p',
+    androidCert: 'c',
+    iosBundleId: 'i',
   });
 });

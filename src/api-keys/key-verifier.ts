@@ -140,8 +140,14 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       .innerJoin('api_keys as k', 'k.key_id', 's.key_id')
       .innerJoin('projects as p', 'p.project_id', 'k.project_id')
       .select([
-        's.expire_time as secret_expire_time', 'k.key_id', 'k.project_id', 'k.restrictions',
-        'k.expire_time', 'k.delete_time', 'p.account_id', 'p.state as project_state',
+        's.expire_time as secret_expire_time',
+        'k.key_id',
+        'k.project_id',
+        'k.restrictions',
+        'k.expire_time',
+        'k.delete_time',
+        'p.account_id',
+        'p.state as project_state',
       ])
       .where('s.secret_hash', '=', hashSecret(credential, pepper))
       .executeTakeFirst();
@@ -252,18 +258,42 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       const meta = { service: api, project, consumer: `projects/${project}` };
       const r = key.restrictions;
       if (!r.allowsIp(ctx.ip)) {
-        return refusal(new AppError('API_KEY_IP_ADDRESS_BLOCKED', `The provided API key has an IP address restriction. The originating IP address of the call (${ctx.ip}) violates this restriction.`, { metadata: meta }));
+        return refusal(
+          new AppError(
+            'API_KEY_IP_ADDRESS_BLOCKED',
+            `The provided API key has an IP address restriction. The originating IP address of the call (${ctx.ip}) violates this restriction.`,
+            { metadata: meta },
+          ),
+        );
       }
       if (!r.allowsReferrer(ctx.referer)) {
-        return refusal(new AppError('API_KEY_HTTP_REFERRER_BLOCKED', `Requests from referer ${ctx.referer ? ctx.referer.slice(0, 200) : '<empty>'} are blocked.`, { metadata: meta }));
+        return refusal(
+          new AppError(
+            'API_KEY_HTTP_REFERRER_BLOCKED',
+            `Requests from referer ${ctx.referer ? ctx.referer.slice(0, 200) : '<empty>'} are blocked.`,
+            { metadata: meta },
+          ),
+        );
       }
       if (!r.allowsAndroid(ctx.androidPackage, ctx.androidCert)) {
-        return refusal(new AppError('API_KEY_ANDROID_APP_BLOCKED', `Requests from this Android client application ${ctx.androidPackage?.slice(0, 200) || '<empty>'} are blocked.`, {
-          metadata: { ...meta, androidPackage: ctx.androidPackage?.slice(0, 200) || '<empty>' },
-        }));
+        return refusal(
+          new AppError(
+            'API_KEY_ANDROID_APP_BLOCKED',
+            `Requests from this Android client application ${ctx.androidPackage?.slice(0, 200) || '<empty>'} are blocked.`,
+            {
+              metadata: { ...meta, androidPackage: ctx.androidPackage?.slice(0, 200) || '<empty>' },
+            },
+          ),
+        );
       }
       if (!r.allowsIos(ctx.iosBundleId)) {
-        return refusal(new AppError('API_KEY_IOS_APP_BLOCKED', `Requests from this ios client application ${ctx.iosBundleId?.slice(0, 200) || '<empty>'} are blocked.`, { metadata: meta }));
+        return refusal(
+          new AppError(
+            'API_KEY_IOS_APP_BLOCKED',
+            `Requests from this ios client application ${ctx.iosBundleId?.slice(0, 200) || '<empty>'} are blocked.`,
+            { metadata: meta },
+          ),
+        );
       }
       lastUsed.set(key.keyId, new Date(now).toISOString());
       // serviceRefusals let this request through, so the api is ENABLED.

@@ -33,7 +33,8 @@ export interface AuditRecord extends Required<Omit<AuditEntry, 'projectId'>> {
  */
 export async function recordAudit(db: Kysely<Database> | Transaction<Database>, entry: AuditEntry): Promise<void> {
   // Every change is audited in its own transaction: the request's Idempotency-Key commits with it.
-  if (db.isTransaction) await markClaimCommitted(db, { action: entry.action, resourceType: entry.resourceType, resourceId: entry.resourceId });
+  if (db.isTransaction)
+    await markClaimCommitted(db, { action: entry.action, resourceType: entry.resourceType, resourceId: entry.resourceId });
   await db
     .insertInto('audit_log')
     .values({
@@ -60,7 +61,10 @@ export async function listAudit(
   const before = decodePageToken(page.pageToken);
   let query = db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
   if (before) query = query.where('audit_id', '<', before);
-  const rows = await query.orderBy('audit_id', 'desc').limit(pageSize + 1).execute();
+  const rows = await query
+    .orderBy('audit_id', 'desc')
+    .limit(pageSize + 1)
+    .execute();
   const { items, nextPageToken } = toPage(rows, pageSize, (r) => r.audit_id);
   return {
     entries: items.map((r) => ({

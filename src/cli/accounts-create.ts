@@ -8,12 +8,15 @@ export const accountsCreateCommand: Command = {
   synopsis: ['<accountId> [--json]'],
   description: [
     'Creates the account in the configured store (DATA_DIR or DATABASE_URL; the schema is migrated first, so a fresh store works) and prints its first account token. The token is shown this once: store it. Use it as `Authorization: Bearer <token>` on the setup API and to sign in to the console.',
-    'Run it where the server\'s store is: on the same machine (same DATA_DIR), or in the server\'s container (`docker exec -it <container> legible accounts create acme`), or anywhere with the same DATABASE_URL.',
+    "Run it where the server's store is: on the same machine (same DATA_DIR), or in the server's container (`docker exec -it <container> legible accounts create acme`), or anywhere with the same DATABASE_URL.",
   ],
   options: { json: { type: 'boolean' } },
   optionDocs: [{ flags: '--json', doc: 'Print {"account": {…}, "token": "lgb_at_…"} on one line instead of text.' }],
   exitStatus: ['0  created', '1  the store failed', '2  bad arguments or an invalid accountId', '4  the account already exists'],
-  examples: ['legible accounts create acme', `TOKEN=$(legible accounts create acme --json | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')`],
+  examples: [
+    'legible accounts create acme',
+    `TOKEN=$(legible accounts create acme --json | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')`,
+  ],
   async run({ config, values, positionals }) {
     if (positionals.length !== 1) throw new CliError('usage: legible accounts create <accountId> [--json]', 2);
     const { account, token, secret } = await withAccounts(config, (accounts) => accounts.createAccount(positionals[0]));

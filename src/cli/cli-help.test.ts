@@ -5,12 +5,21 @@ import { legibleOcr, runCli } from '../../test/helpers/cli-process.ts';
 import { test } from 'node:test';
 
 test('--help on every command and `help ocr`: a man-page-like page on stdout, exit 0, nothing run', async () => {
-  const cases = [['ocr', 'missing.png', '--lang', 'xx', '-h'], ['help', 'ocr'], ['serve', '--help'], ['migrate', '--help'], ['accounts', 'create', '--help'], ['tokens', 'create', '--help'], ['tokens', 'revoke', '--help']];
+  const cases = [
+    ['ocr', 'missing.png', '--lang', 'xx', '-h'],
+    ['help', 'ocr'],
+    ['serve', '--help'],
+    ['migrate', '--help'],
+    ['accounts', 'create', '--help'],
+    ['tokens', 'create', '--help'],
+    ['tokens', 'revoke', '--help'],
+  ];
   const results = await Promise.all(cases.map((args) => runCli(args)));
   for (const [i, args] of cases.entries()) {
     const r = results[i];
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
-    for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'EXIT STATUS']) assert.match(r.stdout, new RegExp(`^${section}$`, 'm'), args.join(' '));
+    for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'EXIT STATUS'])
+      assert.match(r.stdout, new RegExp(`^${section}$`, 'm'), args.join(' '));
     assert.equal(r.stderr, '');
   }
   const ocr = results[1];
@@ -37,7 +46,12 @@ test('--version prints the package version; an unknown command or option says wh
   const opt = await legibleOcr(['--bogus', 'x.png']);
   assert.equal(opt.code, 2);
   assert.equal(opt.stderr, "error: unknown option --bogus\nRun 'legible ocr --help' for usage.\n");
-  const hostile = [['--format', 'pdf', 'x.png'], ['--json', '--format', 'tsv', 'x.png'], ['--lang', 'x'.repeat(5000), 'x.png'], ['--lang', 'eng+klingon', 'x.png']];
+  const hostile = [
+    ['--format', 'pdf', 'x.png'],
+    ['--json', '--format', 'tsv', 'x.png'],
+    ['--lang', 'x'.repeat(5000), 'x.png'],
+    ['--lang', 'eng+klingon', 'x.png'],
+  ];
   const refused = await Promise.all(hostile.map((args) => legibleOcr(args)));
   for (const [i, args] of hostile.entries()) {
     const r = refused[i];

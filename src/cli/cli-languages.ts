@@ -18,7 +18,10 @@ const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 /** `--lang` → BCP-47 hints; separated by `,` or Tesseract's `+`. Throws CliError (exit 2) on an unknown code. */
 export function parseLanguageOption(raw: string | undefined): string[] {
   if (raw === undefined) return [];
-  const codes = raw.split(/[,+]/).map((h) => h.trim()).filter(Boolean);
+  const codes = raw
+    .split(/[,+]/)
+    .map((h) => h.trim())
+    .filter(Boolean);
   if (codes.length === 0) throw new CliError('--lang needs at least one language code, e.g. --lang ar,en or --lang ara+eng', 2);
   return codes.map((code) => {
     const tag = TESSERACT_CODES.get(code.toLowerCase()) ?? code;
@@ -32,5 +35,7 @@ export function parseLanguageOption(raw: string | undefined): string[] {
 /** `en (eng), ar (ara), …`: both spellings of every installed language. */
 export function languageList(): string {
   const tessOf = new Map([...TESSERACT_CODES].map(([t, c]) => [c, t]));
-  return installedLanguages().map((l) => (tessOf.has(l.code) ? `${l.code} (${tessOf.get(l.code)})` : l.code)).join(', ');
+  return installedLanguages()
+    .map((l) => (tessOf.has(l.code) ? `${l.code} (${tessOf.get(l.code)})` : l.code))
+    .join(', ');
 }

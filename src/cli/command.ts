@@ -33,7 +33,10 @@ export interface Command {
 
 /** A failure the user caused (bad argument, unknown account): printed without a stack. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }

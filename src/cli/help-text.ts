@@ -3,9 +3,9 @@ import type { Command } from './command.ts';
 const EXIT_DEFAULT = ['0  success', '1  the command failed (the message says why)', '2  bad arguments (unknown option, missing operand)'];
 const ENVIRONMENT = [
   'DATA_DIR       the embedded store (SQLite) and local state; default ./data',
-  'DATABASE_URL   postgres://… to use PostgreSQL instead (the server\'s store)',
+  "DATABASE_URL   postgres://… to use PostgreSQL instead (the server's store)",
   'LOG_LEVEL      pino level of the few log lines the engine writes; default info',
-  'All settings: the README\'s configuration table.',
+  "All settings: the README's configuration table.",
 ];
 
 function indent(lines: string[], by = 7): string {
@@ -55,7 +55,7 @@ export function overviewText(commands: Record<string, Command>, version: string)
     '  -h, --help     this overview; `legible <command> --help` or `legible help <command>` for one command',
     '  -v, --version  print the version and exit',
     '',
-    'Environment: DATA_DIR, DATABASE_URL and the rest of the README\'s configuration table.',
+    "Environment: DATA_DIR, DATABASE_URL and the rest of the README's configuration table.",
     '',
   ].join('\n');
 }

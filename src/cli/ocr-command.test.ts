@@ -40,11 +40,28 @@ test('JSON lines; missing, empty, corrupt, random, FIFO and oversized files are 
   await fs.writeFile(huge, '');
   await fs.truncate(huge, 21 * 2 ** 20); // sparse: refused from its size, never read
   const fifo = path.join(dir, 'fifo.png');
-  await new Promise<void>((resolve, reject) => spawn('mkfifo', [fifo]).on('close', (c) => (c === 0 ? resolve() : reject(new Error('mkfifo')))));
-  const r = await legibleOcr(['--json', path.join(dir, 'ok.png'), missing, path.join(dir, 'empty.png'), path.join(dir, 'truncated.png'), path.join(dir, 'random.jpg'), fifo, huge]);
+  await new Promise<void>((resolve, reject) =>
+    spawn('mkfifo', [fifo]).on('close', (c) => (c === 0 ? resolve() : reject(new Error('mkfifo')))),
+  );
+  const r = await legibleOcr([
+    '--json',
+    path.join(dir, 'ok.png'),
+    missing,
+    path.join(dir, 'empty.png'),
+    path.join(dir, 'truncated.png'),
+    path.join(dir, 'random.jpg'),
+    fifo,
+    huge,
+  ]);
   assert.equal(r.code, 1, r.stderr);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => path.basename(l.file)), ['ok.png', 'missing.png', 'empty.png', 'truncated.png', 'random.jpg', 'fifo.png', 'huge.png']);
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => path.basename(l.file)),
+    ['ok.png', 'missing.png', 'empty.png', 'truncated.png', 'random.jpg', 'fifo.png', 'huge.png'],
+  );
   assert.match(lines[0].text, /READABLE/);
   assert.equal(lines[0].locale, 'en');
   assert.ok(Array.isArray(lines[0].words) && lines[0].words.length > 0);
@@ -56,7 +73,14 @@ test('JSON lines; missing, empty, corrupt, random, FIFO and oversized files are 
 });
 
 test('bad arguments exit 2 before any image is read', async () => {
-  const cases = [[], ['--concurrency', 'abc', 'x.png'], ['--concurrency', '0', 'x.png'], ['--lang', 'xx', 'x.png'], ['--lang', ',', 'x.png'], ['--bogus', 'x.png']];
+  const cases = [
+    [],
+    ['--concurrency', 'abc', 'x.png'],
+    ['--concurrency', '0', 'x.png'],
+    ['--lang', 'xx', 'x.png'],
+    ['--lang', ',', 'x.png'],
+    ['--bogus', 'x.png'],
+  ];
   const results = await Promise.all(cases.map((args) => legibleOcr(args)));
   for (const [i, args] of cases.entries()) {
     const r = results[i];
@@ -77,12 +101,24 @@ test('a folder without images: a clear message, exit 1', async (t) => {
 test('a PDF: text per page with a `--- page N ---` line; --json gives one line per page; a hostile PDF fails alone', async (t) => {
   const dir = await tempDir(t);
   const { makePdf, hugePagePdf } = await import('../../test/helpers/document-fixtures.ts');
-  await fs.writeFile(path.join(dir, 'doc.pdf'), await makePdf([{ kind: 'text', lines: ['ALPHA PAGE'] }, { kind: 'scan', lines: ['BRAVO PAGE'] }]));
+  await fs.writeFile(
+    path.join(dir, 'doc.pdf'),
+    await makePdf([
+      { kind: 'text', lines: ['ALPHA PAGE'] },
+      { kind: 'scan', lines: ['BRAVO PAGE'] },
+    ]),
+  );
   const r = await legibleOcr([path.join(dir, 'doc.pdf')]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^--- page 1 ---\nALPHA PAGE\n--- page 2 ---\nBRAVO PAGE/);
   const j = await legibleOcr(['--json', path.join(dir, 'doc.pdf')]);
-  assert.deepEqual(j.stdout.trim().split('\n').map((l) => JSON.parse(l).page), [1, 2]);
+  assert.deepEqual(
+    j.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).page),
+    [1, 2],
+  );
   await fs.writeFile(path.join(dir, 'huge.pdf'), hugePagePdf());
   const h = await legibleOcr([path.join(dir, 'huge.pdf')]);
   assert.equal(h.code, 1);

@@ -36,7 +36,10 @@ export const ocrCommand: Command = {
     concurrency: { type: 'string' },
   },
   optionDocs: [
-    { flags: '--document', doc: 'Dense-text mode (Google\'s DOCUMENT_TEXT_DETECTION): pages, receipts, forms. The default is TEXT_DETECTION, for sparse text in photos.' },
+    {
+      flags: '--document',
+      doc: "Dense-text mode (Google's DOCUMENT_TEXT_DETECTION): pages, receipts, forms. The default is TEXT_DETECTION, for sparse text in photos.",
+    },
     {
       flags: '-l, --lang LANGS',
       doc: `Languages of the text, separated by , or + (Tesseract's way): BCP-47 tags (ar, zh-Hant, pt-BR) or Tesseract's codes (ara, chi_sim, eng). Without it the engine reads Latin letters and Chinese. Installed here: ${languageList()}. See docs/languages.md.`,
@@ -46,7 +49,10 @@ export const ocrCommand: Command = {
       doc: 'text (default): the text, with a "== FILE ==" header per file when there are several. json: one line per file, {"file", "text", "locale", "confidence", "width", "height", "words": [{"text", "confidence", "box"}]} or {"file", "error", "code"}. vision: one line per file, Google Cloud Vision\'s BatchAnnotateImagesResponse {"responses": [AnnotateImageResponse]}, as the server answers images:annotate (with "context": {"uri": FILE} when there are several files; a file that could not be read has the entry\'s "error"). tsv: Tesseract\'s TSV (level, page_num, block_num, par_num, line_num, word_num, left, top, width, height, conf, text; one page per file). hocr: Tesseract-style hOCR 1.2 XHTML, one ocr_page per file.',
     },
     { flags: '--json', doc: 'The same as --format json (kept for scripts written for earlier versions).' },
-    { flags: '--concurrency N', doc: 'Images read at a time, 1 to 64 (one worker thread and about 0.35 GB each). Default: OCR_WORKERS (2).' },
+    {
+      flags: '--concurrency N',
+      doc: 'Images read at a time, 1 to 64 (one worker thread and about 0.35 GB each). Default: OCR_WORKERS (2).',
+    },
   ],
   exitStatus: [
     '0  every input was read (including images in which no text was found)',
@@ -55,8 +61,8 @@ export const ocrCommand: Command = {
   ],
   examples: [
     'legible ocr receipt.jpg                        # the text',
-    'legible ocr --document --lang ara page.png     # an Arabic page (Tesseract\'s code)',
-    'legible ocr -l ar,en -f vision photo.jpg       # Google\'s JSON, as images:annotate answers',
+    "legible ocr --document --lang ara page.png     # an Arabic page (Tesseract's code)",
+    "legible ocr -l ar,en -f vision photo.jpg       # Google's JSON, as images:annotate answers",
     'curl -s https://example.com/a.png | legible ocr -   # from standard input',
     'legible ocr -f tsv scans/ > words.tsv          # every image under scans/, one TSV',
     'legible ocr -f hocr page.tif > page.hocr',
@@ -71,7 +77,10 @@ export const ocrCommand: Command = {
     const format = formatOf(values.format as string | undefined, values.json === true);
     const languageHints = parseLanguageOption(values.lang as string | undefined);
     if (positionals.includes('-') && process.stdin.isTTY) {
-      throw new CliError('- reads the image from standard input, which is a terminal here; pipe or redirect a file: legible ocr - < page.png', 2);
+      throw new CliError(
+        '- reads the image from standard input, which is a terminal here; pipe or redirect a file: legible ocr - < page.png',
+        2,
+      );
     }
     const options: OcrOptions = { mode: values.document ? 'document' : 'text', languageHints };
 
@@ -85,33 +94,39 @@ export const ocrCommand: Command = {
     const engine = createOcrEngine({ workers: Math.min(concurrency, inputs.length), threads: config.ocr.threads, queueMax: concurrency });
     // PDFs are rendered page by page in the same bounded document worker as files:annotate.
     let documents: DocumentRenderer | undefined;
-    const renderer = () => (documents ??= createDocumentRenderer({
-      limits: { ...config.files, maxPageSidePoints: PDF_MAX_PAGE_SIDE_POINTS },
-      workers: 1,
-      timeoutMs: config.files.renderTimeoutMs,
-      maxHeapMb: config.files.workerHeapMb,
-    }));
+    const renderer = () =>
+      (documents ??= createDocumentRenderer({
+        limits: { ...config.files, maxPageSidePoints: PDF_MAX_PAGE_SIDE_POINTS },
+        workers: 1,
+        timeoutMs: config.files.renderTimeoutMs,
+        maxHeapMb: config.files.workerHeapMb,
+      }));
     const bar = process.stderr.isTTY && inputs.length > 1 ? createProgressBar(process.stderr, inputs.length) : undefined;
     let done = 0;
     let failed = 0;
     let empty = 0;
     process.stdout.write(formatter.begin());
     try {
-      await runInOrder(inputs, concurrency, (input) => readOne(engine, input, options, renderer, config.files.maxBytes), (outcomes) => {
-        bar?.clear();
-        const index = done++;
-        if (outcomes.some((o) => !o.ok)) failed++;
-        for (const o of outcomes) {
-          const where = o.page ? `${o.file} page ${o.page}` : o.file;
-          if (!o.ok) console.error(`error: ${where}: ${o.message}`);
-          else if (o.value.page.blocks.length === 0) {
-            empty++;
-            console.error(`warning: ${where}: no text found`);
+      await runInOrder(
+        inputs,
+        concurrency,
+        (input) => readOne(engine, input, options, renderer, config.files.maxBytes),
+        (outcomes) => {
+          bar?.clear();
+          const index = done++;
+          if (outcomes.some((o) => !o.ok)) failed++;
+          for (const o of outcomes) {
+            const where = o.page ? `${o.file} page ${o.page}` : o.file;
+            if (!o.ok) console.error(`error: ${where}: ${o.message}`);
+            else if (o.value.page.blocks.length === 0) {
+              empty++;
+              console.error(`warning: ${where}: no text found`);
+            }
+            process.stdout.write(formatter.file(o, index, inputs.length));
           }
-          process.stdout.write(formatter.file(o, index, inputs.length));
-        }
-        bar?.update(done, failed);
-      });
+          bar?.update(done, failed);
+        },
+      );
     } finally {
       bar?.clear();
       await engine.close();
@@ -128,7 +143,8 @@ export const ocrCommand: Command = {
 
 function formatOf(raw: string | undefined, json: boolean): Format {
   if (raw === undefined) return json ? 'json' : 'text';
-  if (!(FORMATS as readonly string[]).includes(raw)) throw new CliError(`--format must be one of ${FORMATS.join(', ')}; got ${JSON.stringify(raw.slice(0, 40))}`, 2);
+  if (!(FORMATS as readonly string[]).includes(raw))
+    throw new CliError(`--format must be one of ${FORMATS.join(', ')}; got ${JSON.stringify(raw.slice(0, 40))}`, 2);
   if (json && raw !== 'json') throw new CliError(`--json and --format ${raw} disagree: give one`, 2);
   return raw as Format;
 }
@@ -161,12 +177,19 @@ async function readBytes(input: Exclude<OcrInput, { error: string }>, maxPdfByte
   } else {
     const stat = await fs.stat(input.file);
     // A FIFO or device would block or never end: only regular files are read.
-    if (!stat.isFile()) return NOT_READ(input.file, stat.isDirectory() ? 'is a directory' : 'not a regular file', GRPC_CODES.INVALID_ARGUMENT);
-    if (stat.size > limit) return NOT_READ(input.file, `larger than ${limit / 2 ** 20} MB (${stat.size} bytes)`, GRPC_CODES.INVALID_ARGUMENT, 'IMAGE_TOO_LARGE');
+    if (!stat.isFile())
+      return NOT_READ(input.file, stat.isDirectory() ? 'is a directory' : 'not a regular file', GRPC_CODES.INVALID_ARGUMENT);
+    if (stat.size > limit)
+      return NOT_READ(input.file, `larger than ${limit / 2 ** 20} MB (${stat.size} bytes)`, GRPC_CODES.INVALID_ARGUMENT, 'IMAGE_TOO_LARGE');
     bytes = await fs.readFile(input.file);
   }
   if (!isPdf(bytes) && bytes.byteLength > MAX_IMAGE_BYTES) {
-    return NOT_READ(input.file, `larger than ${MAX_IMAGE_BYTES / 2 ** 20} MB (${bytes.byteLength} bytes)`, GRPC_CODES.INVALID_ARGUMENT, 'IMAGE_TOO_LARGE');
+    return NOT_READ(
+      input.file,
+      `larger than ${MAX_IMAGE_BYTES / 2 ** 20} MB (${bytes.byteLength} bytes)`,
+      GRPC_CODES.INVALID_ARGUMENT,
+      'IMAGE_TOO_LARGE',
+    );
   }
   return bytes;
 }
@@ -189,21 +212,37 @@ async function readImage(engine: OcrEngine, file: string, bytes: Uint8Array, opt
 }
 
 /** A PDF: every page rendered (one at a time, bounded like files:annotate) and read in order. */
-async function readPdf(engine: OcrEngine, file: string, bytes: Uint8Array, options: OcrOptions, documents: DocumentRenderer): Promise<FileOutcome[]> {
+async function readPdf(
+  engine: OcrEngine,
+  file: string,
+  bytes: Uint8Array,
+  options: OcrOptions,
+  documents: DocumentRenderer,
+): Promise<FileOutcome[]> {
   const key = `${file}:${bytes.byteLength}`;
   const counted = await documents.pages('application/pdf', bytes, [], 0, key);
   if (!counted.ok) return [NOT_READ(file, counted.error.message, GRPC_CODES.INVALID_ARGUMENT, 'FILE_UNREADABLE')];
   const pages: FileOutcome[] = [];
   for (let pageNumber = 1; pageNumber <= counted.totalPages; pageNumber++) {
     const rendered = await documents.pages('application/pdf', bytes, [pageNumber], 0, key);
-    if (!rendered.ok) return [...pages, { ...NOT_READ(file, rendered.error.message, GRPC_CODES.INVALID_ARGUMENT, 'FILE_UNREADABLE'), page: pageNumber }];
+    if (!rendered.ok)
+      return [...pages, { ...NOT_READ(file, rendered.error.message, GRPC_CODES.INVALID_ARGUMENT, 'FILE_UNREADABLE'), page: pageNumber }];
     pages.push(await readImage(engine, file, rendered.pages[0].image, options, pageNumber));
   }
   return pages;
 }
 
-async function readOne(engine: OcrEngine, input: OcrInput, options: OcrOptions, documents: () => DocumentRenderer, maxPdfBytes: number): Promise<FileOutcome[]> {
-  if ('error' in input) return [NOT_READ(input.file, input.error, input.error === 'no such file or directory' ? GRPC_CODES.NOT_FOUND : GRPC_CODES.INVALID_ARGUMENT)];
+async function readOne(
+  engine: OcrEngine,
+  input: OcrInput,
+  options: OcrOptions,
+  documents: () => DocumentRenderer,
+  maxPdfBytes: number,
+): Promise<FileOutcome[]> {
+  if ('error' in input)
+    return [
+      NOT_READ(input.file, input.error, input.error === 'no such file or directory' ? GRPC_CODES.NOT_FOUND : GRPC_CODES.INVALID_ARGUMENT),
+    ];
   try {
     const bytes = await readBytes(input, maxPdfBytes);
     if (!Buffer.isBuffer(bytes)) return [bytes];

@@ -5,7 +5,7 @@ import { legibleOcr, tempDir, textImage } from '../../test/helpers/cli-process.t
 import { test } from 'node:test';
 import sharp from 'sharp';
 
-test('stdin (-), Tesseract language codes, --format vision: the server\'s AnnotateImageResponse', async (t) => {
+test("stdin (-), Tesseract language codes, --format vision: the server's AnnotateImageResponse", async (t) => {
   const dir = await tempDir(t);
   await textImage(path.join(dir, 'hello.png'), 'HELLO');
   const png = await fs.readFile(path.join(dir, 'hello.png'));
@@ -33,12 +33,31 @@ test('--format tsv and hocr follow Tesseract; several files, one bad: vision ent
 
   const tsv = await legibleOcr(['--document', '-f', 'tsv', ...files]);
   assert.equal(tsv.code, 1, 'one file failed');
-  const rows = tsv.stdout.trim().split('\n').map((l) => l.split('\t'));
-  assert.deepEqual(rows[0], ['level', 'page_num', 'block_num', 'par_num', 'line_num', 'word_num', 'left', 'top', 'width', 'height', 'conf', 'text']);
+  const rows = tsv.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
+  assert.deepEqual(rows[0], [
+    'level',
+    'page_num',
+    'block_num',
+    'par_num',
+    'line_num',
+    'word_num',
+    'left',
+    'top',
+    'width',
+    'height',
+    'conf',
+    'text',
+  ]);
   assert.ok(rows.slice(1).every((r) => r.length === 12));
   assert.deepEqual([...new Set(rows.slice(1).map((r) => r[0]))].sort(), ['1', '2', '3', '4', '5']);
   const words = rows.filter((r) => r[0] === '5');
-  assert.deepEqual(words.map((w) => w[11]), ['ALPHA', 'BETA']);
+  assert.deepEqual(
+    words.map((w) => w[11]),
+    ['ALPHA', 'BETA'],
+  );
   for (const w of words) assert.ok(Number(w[10]) > 50 && Number(w[10]) <= 100 && Number(w[8]) > 0 && Number(w[9]) > 0, w.join(' '));
   assert.match(tsv.stderr, /error: .*bad\.png/);
 
@@ -53,7 +72,10 @@ test('--format tsv and hocr follow Tesseract; several files, one bad: vision ent
 
   const vision = await legibleOcr(['-f', 'vision', ...files]);
   assert.equal(vision.code, 1);
-  const [ok, bad] = vision.stdout.trim().split('\n').map((l) => JSON.parse(l).responses[0]);
+  const [ok, bad] = vision.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).responses[0]);
   assert.equal(ok.context.uri, files[0]);
   assert.match(ok.textAnnotations[0].description, /ALPHA/);
   assert.deepEqual(bad, { error: { code: 3, message: 'Bad image data.' }, context: { uri: files[1] } });
@@ -61,7 +83,9 @@ test('--format tsv and hocr follow Tesseract; several files, one bad: vision ent
 
 test('an image without text: exit 0, a warning and a --lang hint on stderr; oversized or empty stdin fails', async (t) => {
   const dir = await tempDir(t);
-  await sharp({ create: { width: 320, height: 200, channels: 3, background: '#ffffff' } }).png().toFile(path.join(dir, 'blank.png'));
+  await sharp({ create: { width: 320, height: 200, channels: 3, background: '#ffffff' } })
+    .png()
+    .toFile(path.join(dir, 'blank.png'));
   const r = await legibleOcr([path.join(dir, 'blank.png')]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, '');

@@ -27,7 +27,12 @@ const box = (q: Quad) => {
 };
 const union = (quads: Quad[]) => {
   const bs = quads.map(box);
-  return { left: Math.min(...bs.map((b) => b.left)), top: Math.min(...bs.map((b) => b.top)), right: Math.max(...bs.map((b) => b.right)), bottom: Math.max(...bs.map((b) => b.bottom)) };
+  return {
+    left: Math.min(...bs.map((b) => b.left)),
+    top: Math.min(...bs.map((b) => b.top)),
+    right: Math.max(...bs.map((b) => b.right)),
+    bottom: Math.max(...bs.map((b) => b.bottom)),
+  };
 };
 
 /** A paragraph's words split into lines where a word ends with Google's end-of-line break. */
@@ -117,7 +122,8 @@ const tsv: Formatter = {
   end: () => '',
 };
 
-const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeXml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const bbox = (r: ReturnType<typeof box>) => `bbox ${r.left} ${r.top} ${r.right} ${r.bottom}`;
 
 /** hOCR 1.2 as Tesseract writes it (`tesseract img out hocr`): one `ocr_page` per file. */
@@ -150,7 +156,10 @@ const hocr: Formatter = {
         for (const words of linesOf(par)) {
           out += `     <span class="ocr_line" id="line_${n}_${++line}" title="${bbox(union(words.map((w) => w.box)))}">`;
           out += words
-            .map((w) => `<span class="ocrx_word" id="word_${n}_${++word}" title="${bbox(box(w.box))}; x_wconf ${Math.round(Math.min(1, Math.max(0, w.confidence)) * 100)}">${escapeXml(w.text)}</span>`)
+            .map(
+              (w) =>
+                `<span class="ocrx_word" id="word_${n}_${++word}" title="${bbox(box(w.box))}; x_wconf ${Math.round(Math.min(1, Math.max(0, w.confidence)) * 100)}">${escapeXml(w.text)}</span>`,
+            )
             .join(' ');
           out += '</span>\n';
         }

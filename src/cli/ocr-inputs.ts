@@ -3,7 +3,20 @@ import path from 'node:path';
 
 /** Extensions of the formats the engine decodes (Google's list plus HEIC/AVIF from phones). */
 export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
-  '.jpg', '.jpeg', '.jfif', '.png', '.gif', '.bmp', '.webp', '.tif', '.tiff', '.ico', '.heic', '.heif', '.avif', '.pdf',
+  '.jpg',
+  '.jpeg',
+  '.jfif',
+  '.png',
+  '.gif',
+  '.bmp',
+  '.webp',
+  '.tif',
+  '.tiff',
+  '.ico',
+  '.heic',
+  '.heif',
+  '.avif',
+  '.pdf',
 ]);
 
 /** A file to read (`-`: standard input), or an argument that could not be used, in the order given. */

@@ -6,7 +6,9 @@ import { withAccounts } from './with-accounts.ts';
 export const tokensCreateCommand: Command = {
   summary: 'create another account token (shown once)',
   synopsis: ['--account <accountId> [--json]'],
-  description: ['Creates a new account token for an existing account in the configured store and prints it once. Several tokens can be live at a time; revoke the ones you no longer use.'],
+  description: [
+    'Creates a new account token for an existing account in the configured store and prints it once. Several tokens can be live at a time; revoke the ones you no longer use.',
+  ],
   optionDocs: [
     { flags: '--account ACCOUNT', doc: 'The account the token acts for (required).' },
     { flags: '--json', doc: 'Print {"token", "tokenId", "accountId", "hint", "createTime"} on one line.' },
@@ -16,10 +18,19 @@ export const tokensCreateCommand: Command = {
   options: { account: { type: 'string' }, json: { type: 'boolean' } },
   async run({ config, values, positionals }) {
     const accountId = values.account;
-    if (typeof accountId !== 'string' || positionals.length > 0) throw new CliError('usage: legible tokens create --account <accountId> [--json]', 2);
+    if (typeof accountId !== 'string' || positionals.length > 0)
+      throw new CliError('usage: legible tokens create --account <accountId> [--json]', 2);
     const { token, secret } = await withAccounts(config, (accounts) => accounts.createToken(accountId));
     if (values.json) {
-      console.log(JSON.stringify({ token: secret, tokenId: token.tokenId, accountId: token.accountId, hint: token.hint, createTime: token.createTime }));
+      console.log(
+        JSON.stringify({
+          token: secret,
+          tokenId: token.tokenId,
+          accountId: token.accountId,
+          hint: token.hint,
+          createTime: token.createTime,
+        }),
+      );
       return;
     }
     console.log(`Account token ${token.tokenId} for ${token.accountId} (shown once, store it now):\n\n  ${secret}\n`);

@@ -6,7 +6,9 @@ import { withAccounts } from './with-accounts.ts';
 export const tokensRevokeCommand: Command = {
   summary: 'revoke an account token',
   synopsis: ['<tokenId> [--json]'],
-  description: ['Revokes the token: every node refuses it from its next request on. The tokenId is the `tok-…` id printed when the token was created (also in GET /api/accounts/{account}/tokens).'],
+  description: [
+    'Revokes the token: every node refuses it from its next request on. The tokenId is the `tok-…` id printed when the token was created (also in GET /api/accounts/{account}/tokens).',
+  ],
   optionDocs: [{ flags: '--json', doc: 'Print {"token": {…}} with the revoked token\'s metadata.' }],
   exitStatus: ['0  revoked', '1  the store failed', '2  bad arguments', '3  no such token'],
   examples: ['legible tokens revoke tok-0123456789abcdef'],

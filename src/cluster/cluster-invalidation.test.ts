@@ -12,9 +12,21 @@ test('invalidation payloads: round trip; malformed, oversized and hostile payloa
   const message: InvalidationMessage = { kind: 'key', id: 'k-123' };
   t.assert.deepEqual(parseInvalidation(formatInvalidation(message)), message);
   t.assert.deepEqual(parseInvalidation('{"kind":"project","id":"demo","extra":1}'), { kind: 'project', id: 'demo' });
-  for (const bad of [undefined, '', 'not json', 'null', '[]', '1', '{"kind":"all","id":"x"}', '{"kind":"key"}', '{"kind":"key","id":""}',
-    '{"kind":"key","id":5}', `{"kind":"key","id":"${'x'.repeat(201)}"}`, `{"kind":"key","id":"x","pad":"${'y'.repeat(2000)}"}`,
-    '{"__proto__":{"kind":"key","id":"x"}}']) {
+  for (const bad of [
+    undefined,
+    '',
+    'not json',
+    'null',
+    '[]',
+    '1',
+    '{"kind":"all","id":"x"}',
+    '{"kind":"key"}',
+    '{"kind":"key","id":""}',
+    '{"kind":"key","id":5}',
+    `{"kind":"key","id":"${'x'.repeat(201)}"}`,
+    `{"kind":"key","id":"x","pad":"${'y'.repeat(2000)}"}`,
+    '{"__proto__":{"kind":"key","id":"x"}}',
+  ]) {
     t.assert.equal(parseInvalidation(bad), undefined, String(bad).slice(0, 60));
   }
 });
@@ -46,7 +58,9 @@ test('database-unavailable errors are told apart from query errors', (t: TestCon
   t.assert.equal(isDatabaseUnavailable(cyclic), false, 'cause cycles end');
 });
 
-test('the LISTEN connection hears NOTIFY, notices a lost connection, reconnects by itself', { skip: POSTGRES_URL ? false : 'needs DATABASE_URL=postgres://…' }, async (t: TestContext) => {
+test('the LISTEN connection hears NOTIFY, notices a lost connection, reconnects by itself', {
+  skip: POSTGRES_URL ? false : 'needs DATABASE_URL=postgres://…',
+}, async (t: TestContext) => {
   const url = new URL(POSTGRES_URL!);
   const relay = await startTcpProxy(Number(url.port || 5432), url.hostname);
   const viaRelay = new URL(POSTGRES_URL!);
@@ -69,7 +83,8 @@ test('the LISTEN connection hears NOTIFY, notices a lost connection, reconnects 
     await notifier.end();
     await relay.close();
   });
-  const notify = (id: string) => notifier.query('select pg_notify($1, $2)', [INVALIDATION_CHANNEL, formatInvalidation({ kind: 'key', id })]);
+  const notify = (id: string) =>
+    notifier.query('select pg_notify($1, $2)', [INVALIDATION_CHANNEL, formatInvalidation({ kind: 'key', id })]);
   const until = async (cond: () => boolean) => {
     for (let i = 0; i < 500 && !cond(); i += 1) await new Promise((r) => setTimeout(r, 20));
     t.assert.ok(cond());
@@ -90,5 +105,8 @@ test('the LISTEN connection hears NOTIFY, notices a lost connection, reconnects 
   const second = `k-${crypto.randomBytes(4).toString('hex')}`;
   await notify(second);
   await until(() => received.some((m) => m.id === second));
-  t.assert.ok(received.every((m) => m.kind === 'key'), 'garbage was ignored');
+  t.assert.ok(
+    received.every((m) => m.kind === 'key'),
+    'garbage was ignored',
+  );
 });

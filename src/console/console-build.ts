@@ -34,14 +34,21 @@ async function listFiles(dir: string): Promise<string[]> {
 export async function hashConsoleSources(sourceDir: string): Promise<string> {
   const hash = crypto.createHash('sha256').update(BUILD_VERSION);
   for (const file of await listFiles(sourceDir)) {
-    hash.update(path.relative(sourceDir, file)).update('\0').update(await fs.readFile(file)).update('\0');
+    hash
+      .update(path.relative(sourceDir, file))
+      .update('\0')
+      .update(await fs.readFile(file))
+      .update('\0');
   }
   const preact = JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'node_modules/preact/package.json'), 'utf8')) as { version: string };
   return hash.update(preact.version).digest('hex').slice(0, 16);
 }
 
 async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(() => true, () => false);
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Bundles the console into `outDir` (which must not exist yet): `index.html` and `assets/`. */
@@ -68,7 +75,8 @@ async function bundle(sourceDir: string, outDir: string): Promise<void> {
   const foreign = Object.keys(result.metafile.inputs)
     .map((input) => path.resolve(input))
     .filter((input) => !input.startsWith(sourceDir + path.sep) && !input.split(path.sep).includes('node_modules'));
-  if (foreign.length > 0) throw new Error(`the console bundle imports code from outside ${sourceDir}: ${foreign.join(', ')} (use \`import type\`)`);
+  if (foreign.length > 0)
+    throw new Error(`the console bundle imports code from outside ${sourceDir}: ${foreign.join(', ')} (use \`import type\`)`);
   const outputs = Object.keys(result.metafile.outputs).map((o) => path.basename(o));
   const js = outputs.find((o) => o.endsWith('.js'));
   const css = outputs.find((o) => o.endsWith('.css'));

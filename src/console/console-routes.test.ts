@@ -81,7 +81,11 @@ for (const dialect of DIALECTS) {
     await accounts.revokeToken(extra.token.tokenId, 'cli', 'acme');
     const { keyString } = await setupProject(app, owner, 'whoami-project', { apis: ['ocr'], key: {} });
 
-    await assertSetupRouteAuth(t, { app, owner, stranger, revokedToken: extra.secret, apiKey: keyString! }, { method: 'GET', url: '/api/whoami', tenantScoped: false });
+    await assertSetupRouteAuth(
+      t,
+      { app, owner, stranger, revokedToken: extra.secret, apiKey: keyString! },
+      { method: 'GET', url: '/api/whoami', tenantScoped: false },
+    );
 
     const res = await app.inject({ url: '/api/whoami', headers: owner.headers });
     t.assert.equal(res.statusCode, 200);
@@ -124,6 +128,9 @@ test('ensureConsoleBuilt: refuses a console that imports a value from src/ (only
   const paths = { sourceDir: path.join(scratch, 'src'), outRoot: path.join(scratch, 'out') };
   await fs.cp(DEFAULT_CONSOLE_PATHS.sourceDir, paths.sourceDir, { recursive: true });
   const serverModule = path.join(DEFAULT_CONSOLE_PATHS.sourceDir, '../src/projects/api-catalog.ts');
-  await fs.appendFile(path.join(paths.sourceDir, 'src/main.tsx'), `\nimport { API_NAMES } from ${JSON.stringify(serverModule)};\nconsole.log(API_NAMES);\n`);
+  await fs.appendFile(
+    path.join(paths.sourceDir, 'src/main.tsx'),
+    `\nimport { API_NAMES } from ${JSON.stringify(serverModule)};\nconsole.log(API_NAMES);\n`,
+  );
   await t.assert.rejects(ensureConsoleBuilt(paths), /imports code from outside .*api-catalog\.ts/);
 });

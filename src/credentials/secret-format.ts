@@ -37,7 +37,10 @@ const HINT_BODY_CHARS = 4;
 const BASE62_RUN = new RegExp(`^[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
 
 /** `parseSecret`'s answers, one frozen object per kind (it runs on every request). */
-const PARSED = (Object.entries(SECRET_PREFIXES) as Array<[SecretKind, string]>).map(([kind, prefix]) => ({ prefix, parsed: Object.freeze({ kind }) }));
+const PARSED = (Object.entries(SECRET_PREFIXES) as Array<[SecretKind, string]>).map(([kind, prefix]) => ({
+  prefix,
+  parsed: Object.freeze({ kind }),
+}));
 
 /** The longest secret of any kind; longer inputs are refused without further work. */
 export const MAX_SECRET_LENGTH = Math.max(...Object.values(SECRET_PREFIXES).map((p) => p.length)) + BODY_LENGTH + CHECKSUM_LENGTH;

@@ -8,9 +8,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // Kysely's "does the migration table exist" check matches that table in *any* schema unless told
   // which one; with several schemas on one server (parallel tests, several deployments) it would
   // skip creating ours. Pin it to the connection's current schema.
-  const schema = db.getExecutor().adapter instanceof PostgresAdapter
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined;
+  const schema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -12,12 +12,12 @@ import type { OperationsTables } from '../operations/operations-tables.ts';
  * (`<feature>-tables.ts`) and composed here.
  */
 // Features add their table interfaces to this intersection.
-export type Database = Record<never, never>
-  & AccountsTables
-  & ProjectsTables
-  & ApiKeysTables
-  & AuditTables
-  & OAuthClientsTables
-  & IdempotencyTables
-  & UsageTables
-  & OperationsTables;
+export type Database = Record<never, never> &
+  AccountsTables &
+  ProjectsTables &
+  ApiKeysTables &
+  AuditTables &
+  OAuthClientsTables &
+  IdempotencyTables &
+  UsageTables &
+  OperationsTables;

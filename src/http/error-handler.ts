@@ -17,14 +17,18 @@ function fromValidation(err: FastifyError): AppError {
   const violations: FieldViolation[] = (err.validation ?? []).map((v) => {
     const params = v.params as Record<string, unknown>;
     const extra =
-      typeof params.missingProperty === 'string' ? params.missingProperty
-      : typeof params.additionalProperty === 'string' ? params.additionalProperty
-      : undefined;
+      typeof params.missingProperty === 'string'
+        ? params.missingProperty
+        : typeof params.additionalProperty === 'string'
+          ? params.additionalProperty
+          : undefined;
     const field = toFieldPath(v.instancePath, extra);
     const description =
-      typeof params.additionalProperty === 'string' ? `Unknown name "${params.additionalProperty}": Cannot find field.`
-      : typeof params.missingProperty === 'string' ? `Missing required field "${params.missingProperty}".`
-      : `${field || 'value'} ${v.message ?? 'is invalid'}.`;
+      typeof params.additionalProperty === 'string'
+        ? `Unknown name "${params.additionalProperty}": Cannot find field.`
+        : typeof params.missingProperty === 'string'
+          ? `Missing required field "${params.missingProperty}".`
+          : `${field || 'value'} ${v.message ?? 'is invalid'}.`;
     return { field: field || (err.validationContext ?? 'body'), description };
   });
   const first = violations[0];
@@ -58,7 +62,10 @@ export function toAppError(err: unknown): AppError {
     return new AppError('INVALID_ARGUMENT', e.message);
   }
   if (isDatabaseUnavailable(err)) {
-    return new AppError('UNAVAILABLE', 'The service is temporarily unavailable: its database cannot be reached. Retry later.', { retryAfter: 5, cause: err });
+    return new AppError('UNAVAILABLE', 'The service is temporarily unavailable: its database cannot be reached. Retry later.', {
+      retryAfter: 5,
+      cause: err,
+    });
   }
   return new AppError('INTERNAL', 'Internal error encountered.', { cause: err });
 }
@@ -82,5 +89,9 @@ export function errorHandler(err: unknown, request: FastifyRequest, reply: Fasti
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
-  errorHandler(new AppError('NOT_FOUND', `The requested URL ${request.method} ${redactUrl(request.url.split('?')[0])} was not found on this server.`), request, reply);
+  errorHandler(
+    new AppError('NOT_FOUND', `The requested URL ${request.method} ${redactUrl(request.url.split('?')[0])} was not found on this server.`),
+    request,
+    reply,
+  );
 }

@@ -8,7 +8,10 @@ import { migrateToLatest, schemaIsCurrent } from '../db/migrate.ts';
 const Status = Type.Object({ status: Type.String() });
 
 /** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the store answers, with our schema). */
-export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle; isDraining?: () => boolean }> = async (app, { database, isDraining }) => {
+export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle; isDraining?: () => boolean }> = async (
+  app,
+  { database, isDraining },
+) => {
   let migrating: Promise<void> | undefined;
   app.get('/healthz', { schema: { tags: ['operations'], response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
@@ -22,10 +25,17 @@ export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle; isDrai
     // A store that answers without our schema (dropped and recreated): migrate it as start-up does
     // (under Kysely's migration lock, one attempt at a time), and stay unready until that worked.
     if (!(await schemaIsCurrent(database.db).catch(() => false))) {
-      migrating ??= migrateToLatest(database.db).then(() => undefined, () => undefined).finally(() => (migrating = undefined));
+      migrating ??= migrateToLatest(database.db)
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .finally(() => (migrating = undefined));
       await migrating;
       if (!(await schemaIsCurrent(database.db).catch(() => false))) {
-        throw new AppError('UNAVAILABLE', 'The database schema is missing or out of date and could not be migrated yet.', { retryAfter: 5 });
+        throw new AppError('UNAVAILABLE', 'The database schema is missing or out of date and could not be migrated yet.', {
+          retryAfter: 5,
+        });
       }
     }
     return { status: 'ready' };

@@ -37,12 +37,7 @@ export function loggerOptions(level: string): NonNullable<FastifyServerOptions['
   return {
     level,
     redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers["x-goog-api-key"]',
-        'req.headers.cookie',
-        'res.headers["set-cookie"]',
-      ],
+      paths: ['req.headers.authorization', 'req.headers["x-goog-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]'],
       censor: '[REDACTED]',
     },
     serializers: {

@@ -18,15 +18,18 @@ const EXAMPLE_IMAGE =
   'iVBORw0KGgoAAAANSUhEUgAAAKAAAAAwAgMAAADrx5n9AAAADFBMVEX///8LCwtra2u8vLwDoQScAAAACXBIWXMAAAsTAAALEwEAmpwYAAABTUlEQVR42u3UMW6DMBQA0A8WgyuhTOEGHIElqlQfIUM/oISBvZXqI3AIoGsXthyCQxSy9ABVp66RkNJvk0qt8hshtZkaDwbMk/D/3x+Ay/iv4xoGmmct9068f3nYQkmzVBz087NC+DO42ABcbW4o6nLxZKBZYKBAbKGLA7PHKjGwwoKD/qrRIm5qgvWqaqVy4ibnoKf9pZO5McGqiJRUUrsZB8NWZFKDhbQgVVRAysEAIPUU9AQfwVlKFY7hH8Ge1r0CAgtdgnOAZw52iLcHWI4QMfkV3NL1Gwx+qExv4Gcwhz2ycD4W2CYcHEpP2PIwLMxVjHmUmvLIHAv/Yb/3cnhxk52FOjSVyeD1CCLGDmJG58DssY6Rau0iphwklEOU2qi7tdluh/ds982GsRHMrW02MZxq1nJaT7cineTE3S6bBhH1tE+/rS+/1LOPD0w/dOCrAsHDAAAAAElFTkSuQmCC';
 
 const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'INVALID_ARGUMENT / FAILED_PRECONDITION: a bad field (named in `BadRequest.fieldViolations`), a malformed request, or a state that forbids the call.',
-  '401': 'UNAUTHENTICATED: no credential (`CREDENTIALS_MISSING`), an invalid, revoked or expired one, or the wrong kind (`ACCESS_TOKEN_TYPE_UNSUPPORTED`).',
-  '403': 'PERMISSION_DENIED: the API is not enabled on the project (`SERVICE_DISABLED`) or a key restriction refused the call (`API_KEY_*_BLOCKED`).',
+  '400':
+    'INVALID_ARGUMENT / FAILED_PRECONDITION: a bad field (named in `BadRequest.fieldViolations`), a malformed request, or a state that forbids the call.',
+  '401':
+    'UNAUTHENTICATED: no credential (`CREDENTIALS_MISSING`), an invalid, revoked or expired one, or the wrong kind (`ACCESS_TOKEN_TYPE_UNSUPPORTED`).',
+  '403':
+    'PERMISSION_DENIED: the API is not enabled on the project (`SERVICE_DISABLED`) or a key restriction refused the call (`API_KEY_*_BLOCKED`).',
   '404': 'NOT_FOUND: no such resource, or it belongs to another account.',
   '409': 'ALREADY_EXISTS, or `IDEMPOTENCY_KEY_IN_USE` while the first request with this Idempotency-Key is still running.',
   '413': 'OUT_OF_RANGE (`REQUEST_TOO_LARGE`): the body is over 10 MB.',
   '415': 'INVALID_ARGUMENT (`UNSUPPORTED_MEDIA_TYPE`): send `Content-Type: application/json`.',
   '422': '`IDEMPOTENCY_KEY_MISMATCH`: this Idempotency-Key was used with a different request.',
-  '429': 'RESOURCE_EXHAUSTED (`RATE_LIMIT_EXCEEDED`): the project\'s requestsPerMinute; see `Retry-After`.',
+  '429': "RESOURCE_EXHAUSTED (`RATE_LIMIT_EXCEEDED`): the project's requestsPerMinute; see `Retry-After`.",
   '503': 'UNAVAILABLE: the store is unreachable, the node is draining or the OCR queue is full; retry after `Retry-After`.',
 };
 
@@ -52,7 +55,12 @@ export function operationIdOf(method: string, path: string): string {
   const [lastName, customVerb] = last.split(':');
   const names = [...segments.slice(0, -1), lastName].filter((s) => !s.startsWith('{')).map(camel);
   const onItem = lastName.startsWith('{');
-  const verb = customVerb ?? ({ GET: onItem ? 'get' : 'list', POST: 'create', PATCH: 'patch', PUT: 'update', DELETE: 'delete' } as Record<string, string>)[method.toUpperCase()] ?? method.toLowerCase();
+  const verb =
+    customVerb ??
+    ({ GET: onItem ? 'get' : 'list', POST: 'create', PATCH: 'patch', PUT: 'update', DELETE: 'delete' } as Record<string, string>)[
+      method.toUpperCase()
+    ] ??
+    method.toLowerCase();
   return [...names, verb].join('.');
 }
 
@@ -60,7 +68,8 @@ const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: 'A unique key (1–255 visible ASCII characters, e.g. a UUID) per logical request. A retry with the same key and request returns the first response again (`Idempotent-Replayed: true`); secrets are not replayed. Kept 24 h per account.',
+  description:
+    'A unique key (1–255 visible ASCII characters, e.g. a UUID) per logical request. A retry with the same key and request returns the first response again (`Idempotent-Replayed: true`); secrets are not replayed. Kept 24 h per account.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
 };
 
@@ -84,14 +93,21 @@ function errorResponsesFor(method: string, path: string, op: Json): string[] {
 export function completeDocument(document: Json): Json {
   const doc = structuredClone(document) as Json;
   doc.components ??= {};
-  doc.components.schemas = { ...(doc.components.schemas ?? {}), GoogleError: ErrorBodySchema, BatchAnnotateImagesResponse: BatchAnnotateImagesResponseSchema };
+  doc.components.schemas = {
+    ...(doc.components.schemas ?? {}),
+    GoogleError: ErrorBodySchema,
+    BatchAnnotateImagesResponse: BatchAnnotateImagesResponseSchema,
+  };
   doc.components.responses = Object.fromEntries(
     Object.entries(ERROR_RESPONSES).map(([code, description]) => [
       `Error${code}`,
       { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/GoogleError' } } } },
     ]),
   );
-  doc.components.responses.ErrorDefault = { description: 'Any other error, in the same envelope (500 INTERNAL, 501, 504).', content: { 'application/json': { schema: { $ref: '#/components/schemas/GoogleError' } } } };
+  doc.components.responses.ErrorDefault = {
+    description: 'Any other error, in the same envelope (500 INTERNAL, 501, 504).',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/GoogleError' } } },
+  };
 
   // The alias Google's client libraries call (`/v1/images:annotate`, no path prefix): the same operation.
   const vision = doc.paths?.['/api/vision/v1/images:annotate'];
@@ -145,7 +161,8 @@ export function swaggerOptions(): SwaggerOptions {
       info: {
         title: 'Legible API',
         version: '1',
-        description: 'Projects, API keys and Google-Vision-compatible text recognition. Errors use Google\'s envelope (`error.details[0].reason`, docs/errors.md).',
+        description:
+          "Projects, API keys and Google-Vision-compatible text recognition. Errors use Google's envelope (`error.details[0].reason`, docs/errors.md).",
         license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
       // Relative: Swagger UI and clients call the server that served the document.
@@ -154,7 +171,7 @@ export function swaggerOptions(): SwaggerOptions {
         securitySchemes: {
           accountToken: { type: 'http', scheme: 'bearer', description: 'Account token `lgb_at_…` (setup operations, console).' },
           apiKey: { type: 'http', scheme: 'bearer', description: 'API key as a bearer token (`Authorization: Bearer <key>`).' },
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Goog-Api-Key', description: 'API key in Google\'s header.' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Goog-Api-Key', description: "API key in Google's header." },
           apiKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'API key as `?key=`, as Google accepts it.' },
         },
       },

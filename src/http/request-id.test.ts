@@ -15,7 +15,11 @@ test('generated request ids are unique within a process and across processes', (
 test('log lines carry an incoming X-Request-Id, else a generated id', async (t: TestContext) => {
   const database = await createTestDatabase('sqlite');
   const lines: string[] = [];
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'info', OCR_WORKERS: '1' }), database, logStream: { write: (line) => void lines.push(line) } });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'info', OCR_WORKERS: '1' }),
+    database,
+    logStream: { write: (line) => void lines.push(line) },
+  });
   t.after(async () => {
     await app.close();
     await database.destroy();

@@ -11,7 +11,8 @@ interface Unstorable {
 
 function firstUnstorable(value: unknown, at: string, depth: number): Unstorable | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : { field: at, description: 'must be a finite number.' };
-  if (typeof value === 'string') return value.includes('\u0000') ? { field: at, description: 'must not contain NUL (U+0000) characters.' } : undefined;
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? { field: at, description: 'must not contain NUL (U+0000) characters.' } : undefined;
   // Bytes (a decoded image) are not text: never walked.
   if (depth >= MAX_DEPTH || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return undefined;
   for (const [k, v] of Object.entries(value)) {
@@ -35,7 +36,9 @@ export async function refuseUnstorableInput(request: FastifyRequest): Promise<vo
     const found = firstUnstorable(value, '', 0);
     if (found !== undefined) {
       const field = found.field || 'value';
-      throw new AppError('INVALID_ARGUMENT', `Invalid value at '${field}': ${field} ${found.description}`, { fieldViolations: [{ field, description: found.description }] });
+      throw new AppError('INVALID_ARGUMENT', `Invalid value at '${field}': ${field} ${found.description}`, {
+        fieldViolations: [{ field, description: found.description }],
+      });
     }
   }
 }

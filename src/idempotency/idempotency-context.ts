@@ -36,7 +36,9 @@ export async function markClaimCommitted(trx: Transaction<Database> | unknown, c
     .where('update_time', '=', claim.claimedAt)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) {
-    throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took over this request; it was not applied.', { retryAfter: 1 });
+    throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A retry with this Idempotency-Key took over this request; it was not applied.', {
+      retryAfter: 1,
+    });
   }
   current.committed = true;
 }

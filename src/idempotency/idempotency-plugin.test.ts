@@ -14,7 +14,8 @@ for (const dialect of DIALECTS) {
     await setupProject(app, acme, 'demo-project', { apis: ['ocr'] });
     const post = (url: string, payload: object, key?: string, headers = acme.headers) =>
       app.inject({ method: 'POST', url, payload, headers: { ...headers, ...(key === undefined ? {} : { 'idempotency-key': key }) } });
-    const countKeys = async () => (await app.inject({ url: '/api/projects/demo-project/api-keys', headers: acme.headers })).json().apiKeys.length;
+    const countKeys = async () =>
+      (await app.inject({ url: '/api/projects/demo-project/api-keys', headers: acme.headers })).json().apiKeys.length;
 
     await t.test('same key + same body → the stored response again, no second project', async (t: TestContext) => {
       const body = { projectId: 'idem-project', displayName: 'Once' };
@@ -60,7 +61,12 @@ for (const dialect of DIALECTS) {
 
     await t.test('same key, different body or path → 422 IDEMPOTENCY_KEY_MISMATCH', async (t: TestContext) => {
       await post('/api/projects/demo-project/api-keys', { displayName: 'a' }, 'mismatch-1');
-      assertError(t, await post('/api/projects/demo-project/api-keys', { displayName: 'b' }, 'mismatch-1'), 422, 'IDEMPOTENCY_KEY_MISMATCH');
+      assertError(
+        t,
+        await post('/api/projects/demo-project/api-keys', { displayName: 'b' }, 'mismatch-1'),
+        422,
+        'IDEMPOTENCY_KEY_MISMATCH',
+      );
       assertError(t, await post('/api/accounts/acme/projects', { displayName: 'a' }, 'mismatch-1'), 422, 'IDEMPOTENCY_KEY_MISMATCH');
     });
 
@@ -70,7 +76,12 @@ for (const dialect of DIALECTS) {
       const repo = createIdempotencyRepository(database.db);
       // The claim another node holds while its handler runs.
       const held = await repo.claim({
-        principal: 'acme', key: 'in-flight-1', fingerprint: requestFingerprint('POST', url, payload), now: new Date(), lockTtlMs: 60_000, retentionMs: 86_400_000,
+        principal: 'acme',
+        key: 'in-flight-1',
+        fingerprint: requestFingerprint('POST', url, payload),
+        now: new Date(),
+        lockTtlMs: 60_000,
+        retentionMs: 86_400_000,
       });
       t.assert.equal(held.kind, 'claimed');
       const res = await post(url, payload, 'in-flight-1');
@@ -79,7 +90,12 @@ for (const dialect of DIALECTS) {
     });
 
     await t.test('keys are scoped by account: another account may use the same key', async (t: TestContext) => {
-      await app.inject({ method: 'POST', url: '/api/accounts/other/projects', headers: other.headers, payload: { projectId: 'other-project' } });
+      await app.inject({
+        method: 'POST',
+        url: '/api/accounts/other/projects',
+        headers: other.headers,
+        payload: { projectId: 'other-project' },
+      });
       const mine = await post('/api/projects/demo-project/api-keys', { displayName: 'x' }, 'shared-key');
       const theirs = await post('/api/projects/other-project/api-keys', { displayName: 'x' }, 'shared-key', other.headers);
       t.assert.equal(mine.statusCode, 201);
@@ -100,16 +116,30 @@ for (const dialect of DIALECTS) {
 
     await t.test('malformed, oversized and hostile keys → 400 naming Idempotency-Key', async (t: TestContext) => {
       for (const key of ['', 'x'.repeat(256), 'two words', 'tab\there', 'ünicode', '\u0000']) {
-        const res = await app.inject({ method: 'POST', url: '/api/accounts/acme/projects', payload: { displayName: 'z' }, headers: { ...acme.headers, 'idempotency-key': key } }).catch(() => undefined);
+        const res = await app
+          .inject({
+            method: 'POST',
+            url: '/api/accounts/acme/projects',
+            payload: { displayName: 'z' },
+            headers: { ...acme.headers, 'idempotency-key': key },
+          })
+          .catch(() => undefined);
         if (!res) continue; // light-my-request itself refuses some header bytes, as Node's HTTP parser would
         assertError(t, res, 400, 'INVALID_ARGUMENT');
-        t.assert.equal(res.json().error.details.find((d: { fieldViolations?: unknown }) => d.fieldViolations).fieldViolations[0].field, 'Idempotency-Key');
+        t.assert.equal(
+          res.json().error.details.find((d: { fieldViolations?: unknown }) => d.fieldViolations).fieldViolations[0].field,
+          'Idempotency-Key',
+        );
       }
       t.assert.equal((await post('/api/accounts/acme/projects', { displayName: 'max' }, 'k'.repeat(255))).statusCode, 201);
     });
 
     await t.test('non-setup routes ignore the header', async (t: TestContext) => {
-      const res = await app.inject({ method: 'GET', url: '/api/projects/demo-project', headers: { ...acme.headers, 'idempotency-key': 'whatever' } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/projects/demo-project',
+        headers: { ...acme.headers, 'idempotency-key': 'whatever' },
+      });
       t.assert.equal(res.statusCode, 200);
     });
   });
@@ -151,7 +181,17 @@ test('request fingerprint: canonical JSON, sensitive to method, path and every v
 
 test('redactSecrets removes one-time secrets by field name or by value, at any depth, nothing else', (t: TestContext) => {
   const secret = `lgb_at_${'A'.repeat(49)}`;
-  const r = redactSecrets(JSON.stringify({ keyId: 'k', keyString: 's', hint: 'lgb_at_AAAA', client: { clientSecret: 'c', name: 'n' }, deep: { a: { secret: 'x' } }, list: [{ other: secret }], token: 't' }));
+  const r = redactSecrets(
+    JSON.stringify({
+      keyId: 'k',
+      keyString: 's',
+      hint: 'lgb_at_AAAA',
+      client: { clientSecret: 'c', name: 'n' },
+      deep: { a: { secret: 'x' } },
+      list: [{ other: secret }],
+      token: 't',
+    }),
+  );
   t.assert.deepEqual(r.redactedFields, ['keyString', 'client.clientSecret', 'deep.a.secret', 'list[0].other', 'token']);
   t.assert.deepEqual(JSON.parse(r.body), { keyId: 'k', hint: 'lgb_at_AAAA', client: { name: 'n' }, deep: { a: {} }, list: [{}] });
   t.assert.deepEqual(redactSecrets('not json'), { body: 'not json', redactedFields: [] });

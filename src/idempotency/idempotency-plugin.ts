@@ -35,9 +35,15 @@ function readKey(request: FastifyRequest): string | undefined {
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw.join(', ') : raw;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key)) {
-    throw new AppError('INVALID_ARGUMENT', `Invalid Idempotency-Key: use 1–${MAX_KEY_LENGTH} visible ASCII characters (a UUID is a good choice).`, {
-      fieldViolations: [{ field: 'Idempotency-Key', description: `1–${MAX_KEY_LENGTH} visible ASCII characters, got ${key.length} characters.` }],
-    });
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `Invalid Idempotency-Key: use 1–${MAX_KEY_LENGTH} visible ASCII characters (a UUID is a good choice).`,
+      {
+        fieldViolations: [
+          { field: 'Idempotency-Key', description: `1–${MAX_KEY_LENGTH} visible ASCII characters, got ${key.length} characters.` },
+        ],
+      },
+    );
   }
   return key;
 }
@@ -71,9 +77,16 @@ export const idempotencyPlugin = fp<{ db: Kysely<Database>; lockTtlMs?: number }
           request.idempotencyClaim = outcome.claim;
           return;
         case 'mismatch':
-          throw new AppError('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.');
+          throw new AppError(
+            'IDEMPOTENCY_KEY_MISMATCH',
+            'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+          );
         case 'in-flight':
-          throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry after it finished.', { retryAfter: 1 });
+          throw new AppError(
+            'IDEMPOTENCY_KEY_IN_USE',
+            'A request with this Idempotency-Key is still being processed; retry after it finished.',
+            { retryAfter: 1 },
+          );
         case 'recovered':
           // Its node died between committing the change and storing the response: say what was
           // changed (200) instead of applying it again. Secrets were never stored.

@@ -78,7 +78,15 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
     const at = input.now.toISOString();
     const result = await db
       .updateTable('idempotency_keys')
-      .set({ update_time: at, create_time: at, fingerprint: input.fingerprint, state: 'IN_FLIGHT', response_status: null, response_body: null, redacted_fields: null })
+      .set({
+        update_time: at,
+        create_time: at,
+        fingerprint: input.fingerprint,
+        state: 'IN_FLIGHT',
+        response_status: null,
+        response_body: null,
+        redacted_fields: null,
+      })
       .where('principal', '=', row.principal)
       .where('idempotency_key', '=', row.idempotency_key)
       .where('update_time', '=', row.update_time)
@@ -90,7 +98,10 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
 
   return {
     async claim(input: ClaimInput): Promise<ClaimOutcome> {
-      const claimed: ClaimOutcome = { kind: 'claimed', claim: { principal: input.principal, key: input.key, claimedAt: input.now.toISOString() } };
+      const claimed: ClaimOutcome = {
+        kind: 'claimed',
+        claim: { principal: input.principal, key: input.key, claimedAt: input.now.toISOString() },
+      };
       if (await tryInsert(input)) return claimed;
       const row = await find(input.principal, input.key);
       if (!row) return (await tryInsert(input)) ? claimed : { kind: 'in-flight' };
@@ -109,7 +120,9 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
       const lockAge = input.now.getTime() - Date.parse(row.update_time);
       if (row.state === 'COMMITTED') {
         // The change committed, then its node died before storing the response: never run it again.
-        return lockAge > input.lockTtlMs ? { kind: 'recovered', change: JSON.parse(row.response_body ?? '{}') as CommittedChange } : { kind: 'in-flight' };
+        return lockAge > input.lockTtlMs
+          ? { kind: 'recovered', change: JSON.parse(row.response_body ?? '{}') as CommittedChange }
+          : { kind: 'in-flight' };
       }
       if (lockAge > input.lockTtlMs && (await takeOver(row, input))) return claimed;
       return { kind: 'in-flight' };

@@ -18,5 +18,8 @@ export function canonicalJson(value: unknown): string {
  * draft-ietf-httpapi-idempotency-key-header §2.6; Stripe compares parameters likewise).
  */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  return crypto.createHash('sha256').update(`${method} ${url}\n${canonicalJson(body)}`).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(`${method} ${url}\n${canonicalJson(body)}`)
+    .digest('hex');
 }

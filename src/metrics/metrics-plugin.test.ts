@@ -14,7 +14,12 @@ test('/metrics: Prometheus text with request series by route pattern, never by r
   t.assert.ok(text.includes('legible_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"} 1'));
   t.assert.ok(text.includes('route="/api/projects/:project"'), 'the pattern, not the id');
   t.assert.ok(!text.includes('some-project-id') && !text.includes('secret-id'), 'ids never become labels');
-  for (const series of ['legible_ocr_queue_depth 0', 'legible_rate_limit_fail_open_total 0', 'legible_process_cpu_seconds_total', 'legible_key_cache_lookups_total']) {
+  for (const series of [
+    'legible_ocr_queue_depth 0',
+    'legible_rate_limit_fail_open_total 0',
+    'legible_process_cpu_seconds_total',
+    'legible_key_cache_lookups_total',
+  ]) {
     t.assert.ok(text.includes(series), series);
   }
 });
@@ -36,16 +41,25 @@ test('OCR series: images by feature and outcome, time per image, queue wait, bus
   const sharp = (await import('sharp')).default;
   const owner = await createTestAccount(database, 'metrics-owner');
   const { keyString } = await setupProject(app, owner, 'metrics-project', { apis: ['ocr'], key: {} });
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><rect width="100%" height="100%" fill="white"/><text x="20" y="66" font-family="DejaVu Sans" font-size="48">METRICS</text></svg>';
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><rect width="100%" height="100%" fill="white"/><text x="20" y="66" font-family="DejaVu Sans" font-size="48">METRICS</text></svg>';
   const text = (await sharp(Buffer.from(svg)).png().toBuffer()).toString('base64');
-  const blank = (await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } }).png().toBuffer()).toString('base64');
+  const blank = (
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
   const res = await app.inject({
-    method: 'POST', url: '/v1/images:annotate', headers: { 'x-goog-api-key': keyString! },
-    payload: { requests: [
-      { image: { content: text }, features: [{ type: 'TEXT_DETECTION' }] },
-      { image: { content: blank }, features: [{ type: 'DOCUMENT_TEXT_DETECTION' }] },
-      { image: { content: Buffer.from('not an image').toString('base64') }, features: [{ type: 'TEXT_DETECTION' }] },
-    ] },
+    method: 'POST',
+    url: '/v1/images:annotate',
+    headers: { 'x-goog-api-key': keyString! },
+    payload: {
+      requests: [
+        { image: { content: text }, features: [{ type: 'TEXT_DETECTION' }] },
+        { image: { content: blank }, features: [{ type: 'DOCUMENT_TEXT_DETECTION' }] },
+        { image: { content: Buffer.from('not an image').toString('base64') }, features: [{ type: 'TEXT_DETECTION' }] },
+      ],
+    },
   });
   t.assert.equal(res.statusCode, 200, res.body);
   const body = (await app.inject({ url: '/metrics' })).body;
@@ -59,7 +73,8 @@ test('OCR series: images by feature and outcome, time per image, queue wait, bus
     'legible_ocr_workers_busy 0',
     'legible_ocr_models_ready 1',
     'route="/v1/images:annotate"',
-  ]) t.assert.ok(body.includes(series), series);
+  ])
+    t.assert.ok(body.includes(series), series);
   t.assert.ok(!body.includes('::annotate'));
 });
 

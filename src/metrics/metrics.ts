@@ -47,9 +47,30 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 /** Gauges read at scrape time; not part of the interface (nothing records into them). */
 function workerGauges(registers: Registry[], read: () => { workers: number; busy: number; ready: boolean }): Record<string, never> {
-  new Gauge({ name: 'legible_ocr_workers', help: 'OCR worker threads configured (OCR_WORKERS).', registers, collect() { this.set(read().workers); } });
-  new Gauge({ name: 'legible_ocr_workers_busy', help: 'OCR workers reading an image right now.', registers, collect() { this.set(read().busy); } });
-  new Gauge({ name: 'legible_ocr_models_ready', help: '1 once every OCR worker has loaded its models (OCR_WARM), else 0.', registers, collect() { this.set(read().ready ? 1 : 0); } });
+  new Gauge({
+    name: 'legible_ocr_workers',
+    help: 'OCR worker threads configured (OCR_WORKERS).',
+    registers,
+    collect() {
+      this.set(read().workers);
+    },
+  });
+  new Gauge({
+    name: 'legible_ocr_workers_busy',
+    help: 'OCR workers reading an image right now.',
+    registers,
+    collect() {
+      this.set(read().busy);
+    },
+  });
+  new Gauge({
+    name: 'legible_ocr_models_ready',
+    help: '1 once every OCR worker has loaded its models (OCR_WARM), else 0.',
+    registers,
+    collect() {
+      this.set(read().ready ? 1 : 0);
+    },
+  });
   return {};
 }
 
@@ -100,7 +121,7 @@ export function createMetrics(): Metrics {
     }),
     ocrQueueWait: new Histogram({
       name: 'legible_ocr_queue_wait_seconds',
-      help: 'Time an image waited for a free OCR worker (total time minus the worker\'s stage time).',
+      help: "Time an image waited for a free OCR worker (total time minus the worker's stage time).",
       buckets: LATENCY_BUCKETS,
       registers,
     }),

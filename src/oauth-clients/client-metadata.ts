@@ -34,9 +34,13 @@ export function resolveClientMetadata(input: ClientMetadataInput, base?: ClientM
   const grantTypes = pick('grantTypes', ['authorization_code']);
   const grantsChanged = input.grantTypes !== undefined || !base;
   const responseTypes =
-    input.responseTypes != null ? input.responseTypes
-    : grantsChanged ? (grantTypes.includes('authorization_code') ? ['code'] : [])
-    : base!.responseTypes;
+    input.responseTypes != null
+      ? input.responseTypes
+      : grantsChanged
+        ? grantTypes.includes('authorization_code')
+          ? ['code']
+          : []
+        : base!.responseTypes;
   return {
     clientName: pick('clientName', null),
     redirectUris: pick('redirectUris', []),
@@ -70,7 +74,10 @@ export function clientMetadataViolations(meta: ClientMetadata): FieldViolation[]
     violations.push({ field: 'tokenEndpointAuthMethod', description: 'A public client (none) cannot use the client_credentials grant.' });
   }
   if (meta.responseTypes.includes('code') !== grants.includes('authorization_code')) {
-    violations.push({ field: 'responseTypes', description: 'Response type "code" goes with the authorization_code grant, and only with it (RFC 7591 §2.1).' });
+    violations.push({
+      field: 'responseTypes',
+      description: 'Response type "code" goes with the authorization_code grant, and only with it (RFC 7591 §2.1).',
+    });
   }
   for (const field of PAGE_URI_FIELDS) {
     const value = meta[field];

@@ -92,7 +92,9 @@ function normaliseExpireTime(expireTime: string | undefined): string | undefined
   if (expireTime === undefined) return undefined;
   const ms = Date.parse(expireTime);
   const invalid = (description: string) =>
-    new AppError('INVALID_ARGUMENT', `Invalid value at 'expireTime': ${description}`, { fieldViolations: [{ field: 'expireTime', description }] });
+    new AppError('INVALID_ARGUMENT', `Invalid value at 'expireTime': ${description}`, {
+      fieldViolations: [{ field: 'expireTime', description }],
+    });
   if (!Number.isFinite(ms) || ms > Date.parse('9999-12-31T23:59:59Z')) throw invalid('Not a valid RFC 3339 time.');
   if (ms <= Date.now()) throw invalid('Must be in the future.');
   return new Date(ms).toISOString();
@@ -145,7 +147,10 @@ export function createClientSecretsRepository(db: Kysely<Database>, deps: { pepp
         .where('c.project_id', '=', projectId)
         .where('s.client_id', '=', clientId);
       if (after) q = q.where('s.secret_id', '>', after);
-      const rows = await q.orderBy('s.secret_id').limit(pageSize + 1).execute();
+      const rows = await q
+        .orderBy('s.secret_id')
+        .limit(pageSize + 1)
+        .execute();
       const { items, nextPageToken } = toPage(rows, pageSize, (r) => r.secret_id);
       const now = new Date().toISOString();
       return { secrets: items.map((r) => toClientSecret(r, now)), ...(nextPageToken ? { nextPageToken } : {}) };

@@ -15,7 +15,11 @@ async function confidentialClient(f: OAuthFixture): Promise<{ clientId: string; 
 
 /** Moves a secret's expiry into the past, as time passing would (no sleeping in tests). */
 async function expireNow(f: OAuthFixture, secretId: string): Promise<void> {
-  await f.db.updateTable('oauth_client_secrets').set({ expire_time: new Date(Date.now() - 1000).toISOString() }).where('secret_id', '=', secretId).execute();
+  await f.db
+    .updateTable('oauth_client_secrets')
+    .set({ expire_time: new Date(Date.now() - 1000).toISOString() })
+    .where('secret_id', '=', secretId)
+    .execute();
 }
 
 for (const dialect of DIALECTS) {
@@ -40,7 +44,10 @@ for (const dialect of DIALECTS) {
       t.assert.ok(!res.body.includes(secret.clientSecret) && !res.body.includes(client.clientSecret), res.body);
     }
     const listed = everything[0].json().secrets;
-    t.assert.deepEqual(listed.map((s: { secretId: string }) => s.secretId), [client.clientSecretId, secret.secretId]);
+    t.assert.deepEqual(
+      listed.map((s: { secretId: string }) => s.secretId),
+      [client.clientSecretId, secret.secretId],
+    );
     t.assert.ok(listed.every((s: Record<string, unknown>) => s.clientSecret === undefined && s.secretHash === undefined));
 
     const rows = await f.db.selectFrom('oauth_client_secrets').selectAll().execute();
@@ -51,7 +58,11 @@ for (const dialect of DIALECTS) {
     t.assert.deepEqual(audit.map((a) => a.action).sort(), ['oauth_client.create', 'oauth_client_secret.create']);
     t.assert.ok(!JSON.stringify(audit).includes(secret.clientSecret));
 
-    const bare = await f.app.inject({ method: 'POST', url: `${base}/${client.clientId}/secrets`, headers: { authorization: `Bearer ${f.tokenA}` } });
+    const bare = await f.app.inject({
+      method: 'POST',
+      url: `${base}/${client.clientId}/secrets`,
+      headers: { authorization: `Bearer ${f.tokenA}` },
+    });
     t.assert.equal(bare.statusCode, 201, 'a POST without a body adds a secret with defaults');
   });
 
@@ -167,7 +178,11 @@ for (const dialect of DIALECTS) {
   test(`[${dialect}] with a pepper, the stored hash is an HMAC and verification uses it`, async (t: TestContext) => {
     const f = await oauthFixture(t, dialect, { SECRET_PEPPER: 'a-long-pepper-for-tests' });
     const client = await confidentialClient(f);
-    const row = await f.db.selectFrom('oauth_client_secrets').selectAll().where('secret_id', '=', client.clientSecretId).executeTakeFirstOrThrow();
+    const row = await f.db
+      .selectFrom('oauth_client_secrets')
+      .selectAll()
+      .where('secret_id', '=', client.clientSecretId)
+      .executeTakeFirstOrThrow();
     t.assert.equal(row.secret_hash, hashSecret(client.clientSecret, 'a-long-pepper-for-tests'));
     t.assert.equal((await verifyClientSecret(f.db, client.clientId, client.clientSecret, 'a-long-pepper-for-tests')).ok, true);
     t.assert.equal((await verifyClientSecret(f.db, client.clientId, client.clientSecret)).ok, false);

@@ -25,12 +25,25 @@ for (const dialect of DIALECTS) {
     const { app, database } = await buildTestApp(t, dialect);
     const owner = await createTestAccount(database, 'acme');
     const { projectId } = await setupProject(app, owner, 'demo-project', { apis: ['ocr'], key: {} });
-    const created = await app.inject({ method: 'POST', url: `/api/projects/${projectId}/oauth-clients`, headers: owner.headers, payload: webClient });
+    const created = await app.inject({
+      method: 'POST',
+      url: `/api/projects/${projectId}/oauth-clients`,
+      headers: owner.headers,
+      payload: webClient,
+    });
     const { clientId, clientSecretId } = created.json();
 
     for (const route of oauthClientRoutes(projectId, clientId, clientSecretId)) {
-      const ok = await app.inject({ method: route.method, url: route.url, headers: owner.headers, ...(route.payload === undefined ? {} : { payload: route.payload as object }) });
-      t.assert.ok(ok.statusCode >= 200 && ok.statusCode < 300, `${route.method} ${route.url} as owner → ${ok.statusCode} ${ok.body.slice(0, 200)}`);
+      const ok = await app.inject({
+        method: route.method,
+        url: route.url,
+        headers: owner.headers,
+        ...(route.payload === undefined ? {} : { payload: route.payload as object }),
+      });
+      t.assert.ok(
+        ok.statusCode >= 200 && ok.statusCode < 300,
+        `${route.method} ${route.url} as owner → ${ok.statusCode} ${ok.body.slice(0, 200)}`,
+      );
     }
   });
 
@@ -53,7 +66,10 @@ for (const dialect of DIALECTS) {
     t.assert.equal(replay.json().clientId, first.json().clientId);
     t.assert.equal(replay.json().clientSecret, undefined);
     t.assert.ok(replay.json().secretUnavailable);
-    const count = await database.db.selectFrom('oauth_clients').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const count = await database.db
+      .selectFrom('oauth_clients')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     t.assert.equal(Number(count.n), 1);
     const stored = await database.db.selectFrom('idempotency_keys').selectAll().execute();
     t.assert.ok(!JSON.stringify(stored).includes(first.json().clientSecret), 'the idempotency store never holds the secret');

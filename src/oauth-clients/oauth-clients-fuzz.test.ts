@@ -9,15 +9,52 @@ const hostileString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 50 }),
   fc.string({ unit: 'binary', maxLength: 50 }),
   fc.constantFrom(
-    'javascript:alert(1)', 'data:text/html,<script>', 'https://a.test/cb#x', 'http://evil.test/cb', 'https://*.a.test',
-    'https://a.test/\r\nX: y', '\u0000', '../../etc/passwd', "' OR 1=1 --", '__proto__', 'constructor', 'implicit', 'password',
-    'none', '9999-12-31T23:59:60Z', '2000-01-01T00:00:00Z', 'x'.repeat(10_000), '\ud800', 'https://ok.test/cb',
+    'javascript:alert(1)',
+    'data:text/html,<script>',
+    'https://a.test/cb#x',
+    'http://evil.test/cb',
+    'https://*.a.test',
+    'https://a.test/\r\nX: y',
+    '\u0000',
+    '../../etc/passwd',
+    "' OR 1=1 --",
+    '__proto__',
+    'constructor',
+    'implicit',
+    'password',
+    'none',
+    '9999-12-31T23:59:60Z',
+    '2000-01-01T00:00:00Z',
+    'x'.repeat(10_000),
+    '\ud800',
+    'https://ok.test/cb',
   ),
 );
-const hostileValue = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(hostileString, { maxLength: 25 }), fc.object({ maxDepth: 2 }));
+const hostileValue = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(hostileString, { maxLength: 25 }),
+  fc.object({ maxDepth: 2 }),
+);
 const fieldName = fc.constantFrom(
-  'clientName', 'redirectUris', 'grantTypes', 'responseTypes', 'tokenEndpointAuthMethod', 'clientUri', 'logoUri', 'tosUri',
-  'policyUri', 'scope', 'contacts', 'displayName', 'expireTime', '__proto__', 'client_secret',
+  'clientName',
+  'redirectUris',
+  'grantTypes',
+  'responseTypes',
+  'tokenEndpointAuthMethod',
+  'clientUri',
+  'logoUri',
+  'tosUri',
+  'policyUri',
+  'scope',
+  'contacts',
+  'displayName',
+  'expireTime',
+  '__proto__',
+  'client_secret',
 );
 const body = fc.oneof(
   fc.dictionary(fieldName, hostileValue, { maxKeys: 6 }).map((b) => ({ ...webClient, ...b })),
@@ -65,7 +102,9 @@ for (const dialect of DIALECTS) {
             url,
             query: (query ?? undefined) as Record<string, string> | undefined,
             headers: { authorization: `Bearer ${f.tokenA}`, 'content-type': contentType },
-            ...(method === 'GET' || method === 'DELETE' ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
+            ...(method === 'GET' || method === 'DELETE'
+              ? {}
+              : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
           });
           t.assert.ok(res.statusCode < 500, `${method} ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`);
           if (res.statusCode >= 400) envelope(res);

@@ -111,7 +111,11 @@ export function createOAuthClientsRepository(db: Kysely<Database>, deps: { peppe
           resourceType: 'oauth_client',
           resourceId: row.client_id,
           projectId,
-          details: { tokenEndpointAuthMethod: meta.tokenEndpointAuthMethod, grantTypes: meta.grantTypes, ...(secret ? { secretId: secret.secretId } : {}) },
+          details: {
+            tokenEndpointAuthMethod: meta.tokenEndpointAuthMethod,
+            grantTypes: meta.grantTypes,
+            ...(secret ? { secretId: secret.secretId } : {}),
+          },
         });
         return {
           ...toOAuthClient(row),
@@ -130,7 +134,10 @@ export function createOAuthClientsRepository(db: Kysely<Database>, deps: { peppe
       const after = decodePageToken(page.pageToken);
       let q = db.selectFrom('oauth_clients').selectAll().where('project_id', '=', projectId);
       if (after) q = q.where('client_id', '>', after);
-      const rows = await q.orderBy('client_id').limit(pageSize + 1).execute();
+      const rows = await q
+        .orderBy('client_id')
+        .limit(pageSize + 1)
+        .execute();
       const { items, nextPageToken } = toPage(rows, pageSize, (r) => r.client_id);
       return { oauthClients: items.map(toOAuthClient), ...(nextPageToken ? { nextPageToken } : {}) };
     },
@@ -146,7 +153,7 @@ export function createOAuthClientsRepository(db: Kysely<Database>, deps: { peppe
         assertValidClientMetadata(meta);
         if (!isConfidential(meta) && (await countActiveSecrets(trx, clientId)) > 0) {
           throw new AppError('FAILED_PRECONDITION', 'A client with active secrets cannot become public (none): revoke its secrets first.', {
-            fieldViolations: [{ field: 'tokenEndpointAuthMethod', description: 'Revoke the client\'s active secrets first.' }],
+            fieldViolations: [{ field: 'tokenEndpointAuthMethod', description: "Revoke the client's active secrets first." }],
           });
         }
         const updated: OAuthClientRow = { ...current, ...toColumns(meta), update_time: new Date().toISOString() };
@@ -157,7 +164,11 @@ export function createOAuthClientsRepository(db: Kysely<Database>, deps: { peppe
           resourceType: 'oauth_client',
           resourceId: clientId,
           projectId,
-          details: { fields: Object.keys(input).filter((k) => input[k as keyof ClientMetadataInput] !== undefined).sort() },
+          details: {
+            fields: Object.keys(input)
+              .filter((k) => input[k as keyof ClientMetadataInput] !== undefined)
+              .sort(),
+          },
         });
         return toOAuthClient(updated);
       });

@@ -53,7 +53,11 @@ for (const dialect of DIALECTS) {
     const secretsLeft = await f.db.selectFrom('oauth_client_secrets').selectAll().where('client_id', '=', client.clientId).execute();
     t.assert.equal(secretsLeft.length, 0);
 
-    const audit = await f.db.selectFrom('audit_log').select(['action', 'resource_id', 'details']).where('account_id', '=', 'acme').execute();
+    const audit = await f.db
+      .selectFrom('audit_log')
+      .select(['action', 'resource_id', 'details'])
+      .where('account_id', '=', 'acme')
+      .execute();
     const actions = audit.filter((a) => a.action.startsWith('oauth_client')).map((a) => a.action);
     t.assert.deepEqual(actions, ['oauth_client.create', 'oauth_client.update', 'oauth_client.delete']);
     t.assert.ok(!JSON.stringify(audit).includes(client.clientSecret), 'the audit log never holds a secret');
@@ -112,7 +116,10 @@ for (const dialect of DIALECTS) {
       t.assert.equal(envelope(res).status, 'INVALID_ARGUMENT');
       t.assert.deepEqual(violatedFields(res), expected, JSON.stringify(body).slice(0, 80));
     }
-    const count = await f.db.selectFrom('oauth_clients').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const count = await f.db
+      .selectFrom('oauth_clients')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     t.assert.equal(Number(count.n), 0, 'nothing was stored');
 
     const ok = (await f.call('POST', base, webClient)).json();
@@ -186,7 +193,10 @@ for (const dialect of DIALECTS) {
     // acme's client in acme's project but through globex's client id path
     t.assert.equal((await f.call('GET', `${base}/${other.clientId}`)).statusCode, 404);
     const list = (await f.call('GET', '/api/projects/globex-app/oauth-clients', undefined, f.tokenB)).json();
-    t.assert.deepEqual(list.oauthClients.map((c: { clientId: string }) => c.clientId), [other.clientId]);
+    t.assert.deepEqual(
+      list.oauthClients.map((c: { clientId: string }) => c.clientId),
+      [other.clientId],
+    );
     t.assert.equal((await f.call('GET', `${base}/${mine.clientId}`)).json().clientName, 'Acme web');
 
     const apiKey = generateSecret('api_key').secret;

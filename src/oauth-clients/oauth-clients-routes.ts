@@ -44,7 +44,8 @@ export const oauthClientsRoutes: FastifyPluginAsync<OAuthClientsRoutesOptions> =
         tags,
         security,
         summary: 'Register an OAuth client',
-        description: 'A confidential client (tokenEndpointAuthMethod other than none) gets its first secret in `clientSecret`, shown this once.',
+        description:
+          'A confidential client (tokenEndpointAuthMethod other than none) gets its first secret in `clientSecret`, shown this once.',
         params: ProjectParams,
         body: OAuthClientCreateBody,
         response: { 201: OAuthClientCreated },
@@ -62,7 +63,14 @@ export const oauthClientsRoutes: FastifyPluginAsync<OAuthClientsRoutesOptions> =
   app.get<{ Params: ProjectParams; Querystring: PageQuery }>(
     '/api/projects/:project/oauth-clients',
     {
-      schema: { tags, security, summary: 'List OAuth clients', params: ProjectParams, querystring: PageQuery, response: { 200: OAuthClientList } },
+      schema: {
+        tags,
+        security,
+        summary: 'List OAuth clients',
+        params: ProjectParams,
+        querystring: PageQuery,
+        response: { 200: OAuthClientList },
+      },
     },
     async (request) => {
       const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);

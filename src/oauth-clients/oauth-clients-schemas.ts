@@ -26,7 +26,12 @@ const NoControlChars = '^[^\\u0000-\\u001f\\u007f]*$';
 /** RFC 6749 §3.3: space-separated scope-tokens of %x21 / %x23-5B / %x5D-7E. */
 const ScopePattern = '^[\\x21\\x23-\\x5b\\x5d-\\x7e]+( [\\x21\\x23-\\x5b\\x5d-\\x7e]+)*$';
 
-const ClientName = Type.String({ minLength: 1, maxLength: 200, pattern: NoControlChars, description: 'Shown to users on consent screens.' });
+const ClientName = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: NoControlChars,
+  description: 'Shown to users on consent screens.',
+});
 const Uri = Type.String({ minLength: 1, maxLength: MAX_URI_LENGTH, description: 'https (http only on loopback).' });
 const RedirectUris = Type.Array(Type.String({ maxLength: MAX_URI_LENGTH }), {
   maxItems: MAX_REDIRECT_URIS,
@@ -50,10 +55,13 @@ const TokenEndpointAuthMethod = StringEnum(AUTH_METHODS, {
   description: 'Default client_secret_basic. none = public client (PKCE only, no secrets).',
 });
 const Scope = Type.String({ minLength: 1, maxLength: 1000, pattern: ScopePattern });
-const Contacts = Type.Array(Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@\\u0000-\\u001f\\u007f]+@[^\\s@\\u0000-\\u001f\\u007f]+$' }), {
-  maxItems: MAX_CONTACTS,
-  uniqueItems: true,
-});
+const Contacts = Type.Array(
+  Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@\\u0000-\\u001f\\u007f]+@[^\\s@\\u0000-\\u001f\\u007f]+$' }),
+  {
+    maxItems: MAX_CONTACTS,
+    uniqueItems: true,
+  },
+);
 
 export const OAuthClientCreateBody = Type.Object(
   {

@@ -71,7 +71,11 @@ test('property: never throws, and whatever is accepted is short printable ASCII 
     fc.string({ maxLength: 300 }),
     fc.string({ unit: 'binary', maxLength: 300 }),
     fc.webUrl({ withFragments: true, withQueryParameters: true }),
-    fc.tuple(fc.constantFrom('https://', 'http://', 'com.example.app:/', 'javascript:', 'http://127.0.0.1'), fc.string({ unit: 'grapheme', maxLength: 100 }))
+    fc
+      .tuple(
+        fc.constantFrom('https://', 'http://', 'com.example.app:/', 'javascript:', 'http://127.0.0.1'),
+        fc.string({ unit: 'grapheme', maxLength: 100 }),
+      )
       .map(([a, b]) => a + b),
   );
   fc.assert(

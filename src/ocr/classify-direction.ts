@@ -23,7 +23,8 @@ const TALL_RATIO = 1.5;
 export function middleWindow(quad: Quad, maxAspect = CLS_WIDTH / CLS_HEIGHT): Quad {
   const { width, height } = quadSize(quad);
   if (width <= maxAspect * height) return quad;
-  const t0 = (1 - (maxAspect * height) / width) / 2, t1 = 1 - t0;
+  const t0 = (1 - (maxAspect * height) / width) / 2,
+    t1 = 1 - t0;
   const at = (a: Point, b: Point, t: number): Point => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
   return [at(quad[0], quad[1], t0), at(quad[0], quad[1], t1), at(quad[3], quad[2], t1), at(quad[3], quad[2], t0)];
 }
@@ -41,7 +42,8 @@ export async function classifyUpsideDown(image: DecodedImage, lines: readonly Qu
     const base = slot * 3 * plane;
     for (let y = 0; y < CLS_HEIGHT; y++) {
       for (let x = 0; x < w; x++) {
-        const s = (y * w + x) * 3, d = y * CLS_WIDTH + x;
+        const s = (y * w + x) * 3,
+          d = y * CLS_WIDTH + x;
         tensor[base + d] = crop.rgb[s + 2] / 127.5 - 1;
         tensor[base + plane + d] = crop.rgb[s + 1] / 127.5 - 1;
         tensor[base + 2 * plane + d] = crop.rgb[s] / 127.5 - 1;
@@ -68,20 +70,30 @@ export interface OrientedLines {
 export async function orientLines(image: DecodedImage, quads: readonly Quad[], model: OnnxModel): Promise<OrientedLines> {
   const turned = quads.map((q) => {
     const { width, height } = quadSize(q);
-    return height >= TALL_RATIO * width ? { quad: rotateQuad(q, 1), tall: true, aspect: height / Math.max(1, width) } : { quad: q, tall: false, aspect: width / Math.max(1, height) };
+    return height >= TALL_RATIO * width
+      ? { quad: rotateQuad(q, 1), tall: true, aspect: height / Math.max(1, width) }
+      : { quad: q, tall: false, aspect: width / Math.max(1, height) };
   });
   const tall = turned.map((t, i) => (t.tall ? i : -1)).filter((i) => i >= 0);
   const flat = turned.map((t, i) => (t.tall ? -1 : i)).filter((i) => i >= 0);
   // The longest lines carry the most evidence.
   const sample = [...flat].sort((a, b) => turned[b].aspect - turned[a].aspect).slice(0, PAGE_SAMPLE);
-  const first = await classifyUpsideDown(image, [...tall, ...sample].map((i) => turned[i].quad), model);
+  const first = await classifyUpsideDown(
+    image,
+    [...tall, ...sample].map((i) => turned[i].quad),
+    model,
+  );
   const flip = new Map<number, boolean>();
   [...tall, ...sample].forEach((i, k) => flip.set(i, first[k] > FLIP_CONFIDENCE));
   let classified = first.length;
   const sampleFlips = sample.filter((i) => flip.get(i)).length;
   if (sample.length > 0 && sampleFlips * 2 > sample.length) {
     const rest = flat.filter((i) => !flip.has(i));
-    const more = await classifyUpsideDown(image, rest.map((i) => turned[i].quad), model);
+    const more = await classifyUpsideDown(
+      image,
+      rest.map((i) => turned[i].quad),
+      model,
+    );
     rest.forEach((i, k) => flip.set(i, more[k] > FLIP_CONFIDENCE));
     classified += rest.length;
   }

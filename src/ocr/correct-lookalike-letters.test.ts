@@ -9,7 +9,6 @@ before(async () => {
   lexicon = await loadEnglishLexicon();
 });
 
-
 test('worn print: a lost i-dot (l) and a faded e-bar (o) are put back when that makes one common word', () => {
   const cases: Array<[string, string]> = [
     ['Direct Mail Conversion Resoarch', 'Direct Mail Conversion Research'],

@@ -38,7 +38,14 @@ function variants(word: string): string[] {
  */
 export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): string {
   const lower = word.toLowerCase();
-  if (word.length < MIN_LENGTH || word.length > MAX_LENGTH || !LATIN_LETTERS.test(word) || !hasOneWordCase(word) || lexicon.known.has(lower)) return word;
+  if (
+    word.length < MIN_LENGTH ||
+    word.length > MAX_LENGTH ||
+    !LATIN_LETTERS.test(word) ||
+    !hasOneWordCase(word) ||
+    lexicon.known.has(lower)
+  )
+    return word;
   const found = [...new Set(variants(word))].filter((v) => lexicon.common.has(v.toLowerCase()));
   return found.length === 1 ? found[0] : word;
 }
@@ -57,7 +64,8 @@ export function correctLookalikeLetters(reading: LineReading, lexicon: EnglishLe
     const piece = texts.slice(start, end);
     if (piece.some((t) => [...t].length !== 1)) continue;
     // Punctuation around it ("markoting," "(resoarch)") is not part of the word.
-    let first = start, last = end;
+    let first = start,
+      last = end;
     while (first < last && !LATIN_LETTERS.test(texts[first])) first++;
     while (last > first && !LATIN_LETTERS.test(texts[last - 1])) last--;
     const word = texts.slice(first, last).join('');

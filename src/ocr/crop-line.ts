@@ -21,18 +21,28 @@ export function quadSize(q: Quad): { width: number; height: number } {
 /** Coefficients of the projective map of the unit square onto the quad (Heckbert, "Fundamentals of Texture Mapping", 1989). */
 function squareToQuad(q: Quad): { a: number; b: number; c: number; d: number; e: number; f: number; g: number; h: number } {
   const [p0, p1, p2, p3] = q;
-  const dx1 = p1.x - p2.x, dx2 = p3.x - p2.x, dx3 = p0.x - p1.x + p2.x - p3.x;
-  const dy1 = p1.y - p2.y, dy2 = p3.y - p2.y, dy3 = p0.y - p1.y + p2.y - p3.y;
-  let g = 0, h = 0;
+  const dx1 = p1.x - p2.x,
+    dx2 = p3.x - p2.x,
+    dx3 = p0.x - p1.x + p2.x - p3.x;
+  const dy1 = p1.y - p2.y,
+    dy2 = p3.y - p2.y,
+    dy3 = p0.y - p1.y + p2.y - p3.y;
+  let g = 0,
+    h = 0;
   const den = dx1 * dy2 - dx2 * dy1;
   if ((Math.abs(dx3) > 1e-9 || Math.abs(dy3) > 1e-9) && Math.abs(den) > 1e-12) {
     g = (dx3 * dy2 - dx2 * dy3) / den;
     h = (dx1 * dy3 - dx3 * dy1) / den;
   }
   return {
-    a: p1.x - p0.x + g * p1.x, b: p3.x - p0.x + h * p3.x, c: p0.x,
-    d: p1.y - p0.y + g * p1.y, e: p3.y - p0.y + h * p3.y, f: p0.y,
-    g, h,
+    a: p1.x - p0.x + g * p1.x,
+    b: p3.x - p0.x + h * p3.x,
+    c: p0.x,
+    d: p1.y - p0.y + g * p1.y,
+    e: p3.y - p0.y + h * p3.y,
+    f: p0.y,
+    g,
+    h,
   };
 }
 
@@ -52,7 +62,9 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
   // The hot loop of recognition's pre-processing: plain numbers only (no tuple per sample).
   for (let j = 0; j < outHeight; j++) {
     for (let i = 0; i < outWidth; i++) {
-      let r = 0, gr = 0, bl = 0;
+      let r = 0,
+        gr = 0,
+        bl = 0;
       for (let sy = 0; sy < ssY; sy++) {
         const v = (j + (sy + 0.5) / ssY) / outHeight;
         for (let sx = 0; sx < ssX; sx++) {
@@ -61,10 +73,16 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
           // Pixel centres are at integer + 0.5; clamp to the border (OpenCV's BORDER_REPLICATE).
           const x = Math.min(iw - 1, Math.max(0, (a * u + b * v + c) / w - 0.5));
           const y = Math.min(ih - 1, Math.max(0, (d * u + e * v + f) / w - 0.5));
-          const x0 = Math.floor(x), y0 = Math.floor(y);
-          const x1 = Math.min(iw - 1, x0 + 1), y1 = Math.min(ih - 1, y0 + 1);
-          const ax = x - x0, ay = y - y0;
-          const i00 = (y0 * iw + x0) * 3, i10 = (y0 * iw + x1) * 3, i01 = (y1 * iw + x0) * 3, i11 = (y1 * iw + x1) * 3;
+          const x0 = Math.floor(x),
+            y0 = Math.floor(y);
+          const x1 = Math.min(iw - 1, x0 + 1),
+            y1 = Math.min(ih - 1, y0 + 1);
+          const ax = x - x0,
+            ay = y - y0;
+          const i00 = (y0 * iw + x0) * 3,
+            i10 = (y0 * iw + x1) * 3,
+            i01 = (y1 * iw + x0) * 3,
+            i11 = (y1 * iw + x1) * 3;
           let top = src[i00] + (src[i10] - src[i00]) * ax;
           let bottom = src[i01] + (src[i11] - src[i01]) * ax;
           r += top + (bottom - top) * ay;

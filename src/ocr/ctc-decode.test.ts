@@ -54,7 +54,10 @@ test('centres are the CTC peaks; without gap spaces no space is inserted', () =>
   assert.ok(Math.abs(r.centres[0] - 0.5 / 7) < 1e-6 && Math.abs(r.centres[1] - 6.5 / 7) < 1e-6);
 });
 
-test('bestClasses keeps each row\'s most probable class and its probability', () => {
+test("bestClasses keeps each row's most probable class and its probability", () => {
   const rows = new Float32Array([0.1, 0.7, 0.2, 0.5, 0.2, 0.3, 0.3, 0.3, 0.4]);
-  assert.deepEqual([...bestClasses(rows, 3, 3)].map((v) => Math.round(v * 10) / 10), [0.7, 1, 0.5, 0, 0.4, 2]);
+  assert.deepEqual(
+    [...bestClasses(rows, 3, 3)].map((v) => Math.round(v * 10) / 10),
+    [0.7, 1, 0.5, 0, 0.4, 2],
+  );
 });

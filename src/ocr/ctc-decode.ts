@@ -37,8 +37,10 @@ function withGapSpaces(runs: Run[], dictionary: readonly string[]): Run[] {
   const threshold = Math.max(4, median + 2);
   const out: Run[] = [runs[0]];
   for (let i = 1; i < runs.length; i++) {
-    const a = runs[i - 1], b = runs[i];
-    const left = dictionary[a.index], right = dictionary[b.index];
+    const a = runs[i - 1],
+      b = runs[i];
+    const left = dictionary[a.index],
+      right = dictionary[b.index];
     const gap = b.start - a.end - 1;
     if (gap >= threshold && left !== ' ' && right !== ' ' && !CJK.test(left) && !CJK.test(right)) {
       out.push({ index: space, start: a.end + 1, end: b.start - 1, prob: Math.min(a.prob, b.prob) });
@@ -69,7 +71,8 @@ export function ctcDecode(
   const runs: Run[] = [];
   let previous = 0;
   for (let t = 0; t < timesteps; t++) {
-    const prob = best[2 * t], index = best[2 * t + 1];
+    const prob = best[2 * t],
+      index = best[2 * t + 1];
     if (index !== 0 && index === previous) {
       const run = runs[runs.length - 1];
       run.end = t;
@@ -80,14 +83,19 @@ export function ctcDecode(
     previous = index;
   }
   // Spaces only separate words: none at the ends, never two in a row.
-  const kept = (gapSpaces ? withGapSpaces(runs, dictionary) : runs).filter((r, i, all) => dictionary[r.index] !== ' ' || (i > 0 && dictionary[all[i - 1].index] !== ' '));
+  const kept = (gapSpaces ? withGapSpaces(runs, dictionary) : runs).filter(
+    (r, i, all) => dictionary[r.index] !== ' ' || (i > 0 && dictionary[all[i - 1].index] !== ' '),
+  );
   while (kept.length > 0 && dictionary[kept[kept.length - 1].index] === ' ') kept.pop();
   while (kept.length > 0 && dictionary[kept[0].index] === ' ') kept.shift();
   if (kept.length === 0) return { text: '', confidence: 0, chars: [], centres: [] };
 
   const scale = 1 / (timesteps * Math.max(1e-6, contentFraction));
   const centres = kept.map((r) => ((r.start + r.end + 1) / 2) * scale);
-  const gaps = centres.slice(1).map((c, i) => c - centres[i]).sort((a, b) => a - b);
+  const gaps = centres
+    .slice(1)
+    .map((c, i) => c - centres[i])
+    .sort((a, b) => a - b);
   const pitch = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)] : 1;
   const clamp = (x: number) => Math.min(1, Math.max(0, x));
   const chars = kept.map((r, i) => ({

@@ -9,10 +9,18 @@ function map(width: number, height: number, rects: Array<[number, number, number
 }
 
 test('each text region becomes one box, grown by the unclip offset', () => {
-  const boxes = dbPostprocess(map(200, 100, [[20, 20, 120, 30], [20, 60, 80, 70]]), 200, 100);
+  const boxes = dbPostprocess(
+    map(200, 100, [
+      [20, 20, 120, 30],
+      [20, 60, 80, 70],
+    ]),
+    200,
+    100,
+  );
   assert.equal(boxes.length, 2);
   const [first] = boxes;
-  const xs = first.box.map((p) => p.x), ys = first.box.map((p) => p.y);
+  const xs = first.box.map((p) => p.x),
+    ys = first.box.map((p) => p.y);
   // Kernel 99×9 px (pixel centres); offset = area·1.5/perimeter ≈ 6.2 px on each side.
   assert.ok(Math.min(...xs) < 20 && Math.min(...xs) > 10);
   assert.ok(Math.max(...xs) > 119 && Math.max(...xs) < 130);
@@ -36,7 +44,9 @@ test('the number of candidates is bounded', () => {
 });
 
 test('a rotated region gives a rotated box', () => {
-  const w = 200, h = 200, m = new Float32Array(w * h);
+  const w = 200,
+    h = 200,
+    m = new Float32Array(w * h);
   // A 10 px thick band along the diagonal y = x (45°).
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (Math.abs(x - y) < 5 && x > 40 && x < 160) m[y * w + x] = 0.95;
   const [box] = dbPostprocess(m, w, h);

@@ -45,7 +45,8 @@ function regions(prob: Float32Array, width: number, height: number, thresh: numb
     return a;
   };
   const union = (a: number, b: number): number => {
-    const ra = find(a), rb = find(b);
+    const ra = find(a),
+      rb = find(b);
     if (ra === rb) return ra;
     const [lo, hi] = ra < rb ? [ra, rb] : [rb, ra];
     parent[hi] = lo;
@@ -98,11 +99,14 @@ function quadScore(prob: Float32Array, width: number, height: number, quad: Quad
   const ys = quad.map((p) => p.y);
   const y0 = Math.max(0, Math.floor(Math.min(...ys)));
   const y1 = Math.min(height - 1, Math.ceil(Math.max(...ys)));
-  let sum = 0, count = 0;
+  let sum = 0,
+    count = 0;
   for (let y = y0; y <= y1; y++) {
-    let left = Infinity, right = -Infinity;
+    let left = Infinity,
+      right = -Infinity;
     for (let k = 0; k < 4; k++) {
-      const a = quad[k], b = quad[(k + 1) % 4];
+      const a = quad[k],
+        b = quad[(k + 1) % 4];
       if ((a.y <= y && b.y >= y) || (b.y <= y && a.y >= y)) {
         const x = a.y === b.y ? Math.min(a.x, b.x) : a.x + ((y - a.y) * (b.x - a.x)) / (b.y - a.y);
         const x2 = a.y === b.y ? Math.max(a.x, b.x) : x;

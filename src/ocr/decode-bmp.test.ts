@@ -9,7 +9,11 @@ import type { OcrFailureCode } from './ocr-types.ts';
 const picture = (x: number, y: number): [number, number, number] =>
   x === y ? [0, 0, 0] : [(x * 37) % 256, (y * 59) % 256, ((x + y) * 13) % 256];
 
-async function decodesAs(bytes: Uint8Array, spec: Pick<BmpSpec, 'width' | 'height'>, expected: (x: number, y: number) => number[]): Promise<void> {
+async function decodesAs(
+  bytes: Uint8Array,
+  spec: Pick<BmpSpec, 'width' | 'height'>,
+  expected: (x: number, y: number) => number[],
+): Promise<void> {
   const img = await decodeImage(bytes);
   assert.deepEqual([img.width, img.height], [spec.width, spec.height]);
   for (let y = 0; y < spec.height; y++) {
@@ -28,7 +32,7 @@ test('a BMP with the 12-byte core header is read with 16-bit sizes, as its size 
   // bmp-js read 32-bit sizes here (65537 × 1572865 for this 1×1 image), so it refused or exploded.
   const spec: BmpSpec = { width: 1, height: 1, headerSize: 12, pixel: () => [10, 200, 30] };
   await decodesAs(bmpFile(spec), spec, () => [10, 200, 30]);
-  const spec2: BmpSpec = { width: 7, height: 5, headerSize: 12, bitCount: 8, pixel: (x, y) => (x + y) % 2 ? [255, 255, 255] : [0, 0, 0] };
+  const spec2: BmpSpec = { width: 7, height: 5, headerSize: 12, bitCount: 8, pixel: (x, y) => ((x + y) % 2 ? [255, 255, 255] : [0, 0, 0]) };
   await decodesAs(bmpFile(spec2), spec2, (x, y) => ((x + y) % 2 ? [255, 255, 255] : [0, 0, 0]));
 });
 

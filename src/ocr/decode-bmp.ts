@@ -28,7 +28,11 @@ export interface DecodedRgb {
   rgb: Uint8Array;
 }
 
-const BI_RGB = 0, BI_RLE8 = 1, BI_RLE4 = 2, BI_BITFIELDS = 3, BI_ALPHABITFIELDS = 6;
+const BI_RGB = 0,
+  BI_RLE8 = 1,
+  BI_RLE4 = 2,
+  BI_BITFIELDS = 3,
+  BI_ALPHABITFIELDS = 6;
 const FILE_HEADER = 14;
 
 function corrupt(message: string): OcrFailure {
@@ -46,8 +50,16 @@ export function readDibHeader(bytes: Uint8Array, offset: number): DibHeader | un
   if (size === 12) {
     // BITMAPCOREHEADER: 16-bit unsigned sizes, 3-byte palette entries, no compression.
     const bitCount = view.getUint16(offset + 10, true);
-    return { width: view.getUint16(offset + 4, true), height: view.getUint16(offset + 6, true), topDown: false, bitCount, compression: BI_RGB,
-      paletteOffset: 12, paletteEntrySize: 3, paletteCount: bitCount <= 8 ? 1 << bitCount : 0 };
+    return {
+      width: view.getUint16(offset + 4, true),
+      height: view.getUint16(offset + 6, true),
+      topDown: false,
+      bitCount,
+      compression: BI_RGB,
+      paletteOffset: 12,
+      paletteEntrySize: 3,
+      paletteCount: bitCount <= 8 ? 1 << bitCount : 0,
+    };
   }
   if (size < 40 || offset + Math.max(40, Math.min(size, 56)) > bytes.length) return undefined;
   const rawHeight = view.getInt32(offset + 8, true);
@@ -63,7 +75,12 @@ export function readDibHeader(bytes: Uint8Array, offset: number): DibHeader | un
     const withAlpha = compression === BI_ALPHABITFIELDS || size >= 56;
     if (!inside) paletteOffset = 40 + (compression === BI_ALPHABITFIELDS ? 16 : 12);
     if (offset + paletteOffset > bytes.length && !inside) return undefined;
-    masks = { r: view.getUint32(at, true), g: view.getUint32(at + 4, true), b: view.getUint32(at + 8, true), a: withAlpha ? view.getUint32(at + 12, true) : 0 };
+    masks = {
+      r: view.getUint32(at, true),
+      g: view.getUint32(at + 4, true),
+      b: view.getUint32(at + 8, true),
+      a: withAlpha ? view.getUint32(at + 12, true) : 0,
+    };
   }
   const maxColors = bitCount <= 8 ? 1 << bitCount : 0;
   return {
@@ -126,13 +143,21 @@ function maskShape(mask: number): { shift: number; max: number } {
   return { shift, max: mask >>> shift };
 }
 
-function decodeDib(bytes: Uint8Array, dibOffset: number, header: DibHeader, pixelOffset: number, limits: DibLimits, icon: boolean): DecodedRgb {
+function decodeDib(
+  bytes: Uint8Array,
+  dibOffset: number,
+  header: DibHeader,
+  pixelOffset: number,
+  limits: DibLimits,
+  icon: boolean,
+): DecodedRgb {
   checkSize(header, limits);
   const { width, height, bitCount, compression } = header;
   if (![1, 4, 8, 16, 24, 32].includes(bitCount)) throw corrupt(`unsupported bit depth ${bitCount}`);
   const rle = compression === BI_RLE8 || compression === BI_RLE4;
   if (![BI_RGB, BI_BITFIELDS, BI_ALPHABITFIELDS].includes(compression) && !rle) throw corrupt(`unsupported compression ${compression}`);
-  if ((compression === BI_RLE8 && bitCount !== 8) || (compression === BI_RLE4 && bitCount !== 4)) throw corrupt('RLE compression with the wrong bit depth');
+  if ((compression === BI_RLE8 && bitCount !== 8) || (compression === BI_RLE4 && bitCount !== 4))
+    throw corrupt('RLE compression with the wrong bit depth');
   if (rle && header.topDown) throw corrupt('a top-down bitmap cannot be RLE-compressed');
 
   const paletteStart = dibOffset + header.paletteOffset;
@@ -159,7 +184,13 @@ function decodeDib(bytes: Uint8Array, dibOffset: number, header: DibHeader, pixe
   }
 
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const masks = header.masks ?? (bitCount === 16 ? { r: 0x7c00, g: 0x03e0, b: 0x001f, a: 0 } : bitCount === 32 ? { r: 0xff0000, g: 0xff00, b: 0xff, a: icon ? 0xff000000 : 0 } : undefined);
+  const masks =
+    header.masks ??
+    (bitCount === 16
+      ? { r: 0x7c00, g: 0x03e0, b: 0x001f, a: 0 }
+      : bitCount === 32
+        ? { r: 0xff0000, g: 0xff00, b: 0xff, a: icon ? 0xff000000 : 0 }
+        : undefined);
   const shapes = masks ? [maskShape(masks.r), maskShape(masks.g), maskShape(masks.b), maskShape(masks.a)] : undefined;
   const andStart = pixelOffset + stride * height;
   // An icon's AND mask (1 = transparent) follows its pixels; 32-bit icons use their alpha instead.
@@ -171,15 +202,22 @@ function decodeDib(bytes: Uint8Array, dibOffset: number, header: DibHeader, pixe
     const src = pixelOffset + row * stride;
     let out = y * width * 3;
     for (let x = 0; x < width; x++, out += 3) {
-      let r: number, g: number, b: number, a = 255;
+      let r: number,
+        g: number,
+        b: number,
+        a = 255;
       if (bitCount <= 8) {
         const bitPos = x * bitCount;
         const byte = bytes[src + (bitPos >> 3)];
         const index = (byte >> (8 - bitCount - (bitPos & 7))) & ((1 << bitCount) - 1);
-        r = palette[index * 3]; g = palette[index * 3 + 1]; b = palette[index * 3 + 2];
+        r = palette[index * 3];
+        g = palette[index * 3 + 1];
+        b = palette[index * 3 + 2];
       } else if (bitCount === 24) {
         const at = src + x * 3;
-        b = bytes[at]; g = bytes[at + 1]; r = bytes[at + 2];
+        b = bytes[at];
+        g = bytes[at + 1];
+        r = bytes[at + 2];
       } else {
         const value = bitCount === 16 ? view.getUint16(src + x * 2, true) : view.getUint32(src + x * 4, true);
         const [sr, sg, sb, sa] = shapes!;
@@ -198,7 +236,9 @@ function decodeDib(bytes: Uint8Array, dibOffset: number, header: DibHeader, pixe
         g = Math.round((g * a + 255 * (255 - a)) / 255);
         b = Math.round((b * a + 255 * (255 - a)) / 255);
       }
-      rgb[out] = r; rgb[out + 1] = g; rgb[out + 2] = b;
+      rgb[out] = r;
+      rgb[out + 1] = g;
+      rgb[out + 2] = b;
     }
   }
   return { width, height, rgb };
@@ -208,16 +248,21 @@ function decodeDib(bytes: Uint8Array, dibOffset: number, header: DibHeader, pixe
 function decodeRle(bytes: Uint8Array, start: number, header: DibHeader, palette: Uint8Array, rgb: Uint8Array): void {
   const { width, height } = header;
   const four = header.compression === BI_RLE4;
-  let x = 0, row = 0, at = start;
+  let x = 0,
+    row = 0,
+    at = start;
   const put = (index: number) => {
     if (x < width && row < height) {
       const out = ((height - 1 - row) * width + x) * 3;
-      rgb[out] = palette[index * 3]; rgb[out + 1] = palette[index * 3 + 1]; rgb[out + 2] = palette[index * 3 + 2];
+      rgb[out] = palette[index * 3];
+      rgb[out + 1] = palette[index * 3 + 1];
+      rgb[out + 2] = palette[index * 3 + 2];
     }
     x++;
   };
   while (at + 1 < bytes.length && row < height) {
-    const count = bytes[at], value = bytes[at + 1];
+    const count = bytes[at],
+      value = bytes[at + 1];
     at += 2;
     if (count > 0) {
       // Encoded run: at most 255 pixels, clipped to the row.
@@ -226,11 +271,18 @@ function decodeRle(bytes: Uint8Array, start: number, header: DibHeader, palette:
       x += count - n;
       continue;
     }
-    if (value === 0) { x = 0; row++; continue; } // end of line
+    if (value === 0) {
+      x = 0;
+      row++;
+      continue;
+    } // end of line
     if (value === 1) return; // end of bitmap
-    if (value === 2) { // delta
+    if (value === 2) {
+      // delta
       if (at + 1 >= bytes.length) return;
-      x += bytes[at]; row += bytes[at + 1]; at += 2;
+      x += bytes[at];
+      row += bytes[at + 1];
+      at += 2;
       continue;
     }
     // Absolute run of `value` pixels, padded to 16 bits.

@@ -11,21 +11,24 @@ import type { OcrFailureCode } from './ocr-types.ts';
 /** Darkest pixel of a region: text is black. */
 function minLuma(img: DecodedImage, x0: number, y0: number, x1: number, y1: number): number {
   let min = 255;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {
-    const i = (y * img.width + x) * 3;
-    min = Math.min(min, (img.rgb[i] + img.rgb[i + 1] + img.rgb[i + 2]) / 3);
-  }
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const i = (y * img.width + x) * 3;
+      min = Math.min(min, (img.rgb[i] + img.rgb[i + 1] + img.rgb[i + 2]) / 3);
+    }
   return min;
 }
 
 /** Mean brightness of a region: text is dark, paper white. */
 function meanLuma(img: DecodedImage, x0: number, y0: number, x1: number, y1: number): number {
-  let sum = 0, n = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {
-    const i = (y * img.width + x) * 3;
-    sum += (img.rgb[i] + img.rgb[i + 1] + img.rgb[i + 2]) / 3;
-    n++;
-  }
+  let sum = 0,
+    n = 0;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const i = (y * img.width + x) * 3;
+      sum += (img.rgb[i] + img.rgb[i + 1] + img.rgb[i + 2]) / 3;
+      n++;
+    }
   return sum / n;
 }
 
@@ -88,7 +91,13 @@ test('truncated and garbled images fail as corrupt, not as crashes', async () =>
   await rejects(fixture('line.bmp').subarray(0, 2000), 'IMAGE_CORRUPT');
   await rejects(fixture('line.ico').subarray(0, 40), 'IMAGE_CORRUPT');
   // An ISO-BMFF HEIC header with nothing decodable behind it.
-  const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(4), Buffer.from('mif1heic'), crypto.randomBytes(200)]);
+  const heic = Buffer.concat([
+    Buffer.from([0, 0, 0, 24]),
+    Buffer.from('ftypheic'),
+    Buffer.alloc(4),
+    Buffer.from('mif1heic'),
+    crypto.randomBytes(200),
+  ]);
   await rejects(new Uint8Array(heic), 'IMAGE_CORRUPT');
 });
 
@@ -122,7 +131,9 @@ test('more than 75 megapixels is refused from the header, before decoding', asyn
 });
 
 test('a 1×1 image decodes', async () => {
-  const one = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer();
+  const one = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+    .png()
+    .toBuffer();
   const img = await decodeImage(new Uint8Array(one));
   assert.deepEqual([img.width, img.height, [...img.rgb]], [1, 1, [0, 0, 0]]);
 });

@@ -45,14 +45,20 @@ function icoLargest(bytes: Uint8Array): ReadyPixels | Uint8Array {
 
 async function heicPixels(bytes: Uint8Array): Promise<RawPixels> {
   const image = await decodeHeic({ buffer: bytes });
-  return { data: new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength), width: image.width, height: image.height, channels: 4 };
+  return {
+    data: new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+    width: image.width,
+    height: image.height,
+    channels: 4,
+  };
 }
 
 async function toRgb(input: Uint8Array | RawPixels): Promise<{ rgb: Uint8Array; width: number; height: number }> {
-  const source = input instanceof Uint8Array
-    // `pages: 1` = the first frame of an animated GIF/WebP or multi-page TIFF.
-    ? sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated', pages: 1 })
-    : sharp(input.data, { raw: { width: input.width, height: input.height, channels: input.channels } });
+  const source =
+    input instanceof Uint8Array
+      ? // `pages: 1` = the first frame of an animated GIF/WebP or multi-page TIFF.
+        sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated', pages: 1 })
+      : sharp(input.data, { raw: { width: input.width, height: input.height, channels: input.channels } });
   const { data, info } = await source
     .rotate() // EXIF orientation: boxes are reported in the displayed orientation, like Google.
     .flatten({ background: '#ffffff' })
@@ -76,7 +82,10 @@ export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
   }
   const format = sniffImageFormat(bytes);
   if (format === undefined) {
-    throw new OcrFailure('IMAGE_UNSUPPORTED', 'The bytes are not an image in a supported format (JPEG, PNG, GIF, BMP, WebP, TIFF, ICO, HEIC, AVIF).');
+    throw new OcrFailure(
+      'IMAGE_UNSUPPORTED',
+      'The bytes are not an image in a supported format (JPEG, PNG, GIF, BMP, WebP, TIFF, ICO, HEIC, AVIF).',
+    );
   }
   let size: HeaderSize | undefined;
   try {
@@ -90,7 +99,14 @@ export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
     throw new OcrFailure('IMAGE_TOO_LARGE', `The image is ${size.width}×${size.height} pixels; the limit is 75 megapixels.`);
   }
   try {
-    const source = format === 'bmp' ? { ready: decodeBmp(bytes, { maxPixels: MAX_IMAGE_PIXELS }) } : format === 'ico' ? icoLargest(bytes) : format === 'heic' ? await heicPixels(bytes) : bytes;
+    const source =
+      format === 'bmp'
+        ? { ready: decodeBmp(bytes, { maxPixels: MAX_IMAGE_PIXELS }) }
+        : format === 'ico'
+          ? icoLargest(bytes)
+          : format === 'heic'
+            ? await heicPixels(bytes)
+            : bytes;
     const { rgb, width, height } = 'ready' in source ? source.ready : await toRgb(source);
     return { width, height, rgb, format };
   } catch (cause) {

@@ -13,7 +13,11 @@ before(async () => {
 after(() => models.release());
 
 test('plans are whole multiples of the detector stride at any scale', () => {
-  for (const [w, h, s] of [[1000, 700, 0.37], [31, 5, 3], [4000, 3000, 0.24]] as const) {
+  for (const [w, h, s] of [
+    [1000, 700, 0.37],
+    [31, 5, 3],
+    [4000, 3000, 0.24],
+  ] as const) {
     const plan = planAtScale(w, h, s);
     assert.equal(plan.tensorWidth % 32, 0);
     assert.equal(plan.tensorHeight % 32, 0);
@@ -41,7 +45,8 @@ test('a big page with large text is detected from the cheap probe, with the same
   for (const d of direct) {
     const c = centre(d);
     const inside = probed.some(({ box }) => {
-      const xs = box.map((p) => p.x), ys = box.map((p) => p.y);
+      const xs = box.map((p) => p.x),
+        ys = box.map((p) => p.y);
       return c.x >= Math.min(...xs) && c.x <= Math.max(...xs) && c.y >= Math.min(...ys) && c.y <= Math.max(...ys);
     });
     assert.ok(inside, `full-size box at ${JSON.stringify(c)} is covered`);
@@ -51,9 +56,15 @@ test('a big page with large text is detected from the cheap probe, with the same
 test('a big page with small text is detected again at a larger scale', async () => {
   // The same page as a quarter of a large white canvas: its text is small once the canvas is probed.
   const small = await sharp(fixture('page.png')).png().toBuffer();
-  const canvas = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: '#ffffff' } }).composite([{ input: small, left: 40, top: 40 }]).png().toBuffer();
+  const canvas = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: '#ffffff' } })
+    .composite([{ input: small, left: 40, top: 40 }])
+    .png()
+    .toBuffer();
   const image = await decodeImage(new Uint8Array(canvas));
   const boxes = await detectText(image, models.detector);
   assert.ok(boxes.length >= 3, `${boxes.length} boxes`);
-  assert.ok(boxes.every((b) => b.box.every((p) => p.x < 700 && p.y < 420)), 'boxes lie on the pasted page');
+  assert.ok(
+    boxes.every((b) => b.box.every((p) => p.x < 700 && p.y < 420)),
+    'boxes lie on the pasted page',
+  );
 });

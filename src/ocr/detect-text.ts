@@ -107,7 +107,8 @@ async function detectorInput(image: DecodedImage, plan: DetectionPlan): Promise<
   const tensor = scratchFloats('detector input', 3 * plane);
   for (let c = 0; c < 3; c++) {
     const src = 2 - c; // BGR
-    const mean = MEAN[c] * 255, inv = 1 / (STD[c] * 255);
+    const mean = MEAN[c] * 255,
+      inv = 1 / (STD[c] * 255);
     const out = c * plane;
     for (let i = 0; i < plane; i++) tensor[out + i] = (resized[i * 3 + src] - mean) * inv;
   }
@@ -156,7 +157,8 @@ async function detectAt(image: DecodedImage, plan: DetectionPlan, detector: Onnx
   // Nothing is the worst answer: dense print (a line of Arabic with its marks) can leave holes in the
   // map that pull a real line's mean under `boxThresh`. Then the weaker candidates are read, and the
   // recognizer's confidence decides (on ocr-dev, two clean Arabic lines came back empty).
-  if (found.length === 0) found = dbPostprocess(output.data, mapWidth, mapHeight, { ...db, boxThresh: Math.min(db.boxThresh, FALLBACK_BOX_THRESH) });
+  if (found.length === 0)
+    found = dbPostprocess(output.data, mapWidth, mapHeight, { ...db, boxThresh: Math.min(db.boxThresh, FALLBACK_BOX_THRESH) });
   const sx = image.width / plan.width;
   const sy = image.height / plan.height;
   const clampX = (x: number) => Math.min(image.width, Math.max(0, x));

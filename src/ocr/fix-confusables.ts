@@ -21,7 +21,8 @@ function fixWord(chars: string[]): string[] {
   if (letters >= 3 && digits > 0 && letters >= 2 * digits) {
     return chars.map((c, i) => {
       if (c !== '0' && c !== '1') return c;
-      const prev = chars[i - 1] ?? '', next = chars[i + 1] ?? '';
+      const prev = chars[i - 1] ?? '',
+        next = chars[i + 1] ?? '';
       if (DIGIT.test(prev) && !'01'.includes(prev)) return c;
       if (DIGIT.test(next) && !'01'.includes(next)) return c;
       const neighbour = [prev, next, chars[i - 2] ?? '', chars[i + 2] ?? ''].find((n) => LETTER.test(n));
@@ -70,7 +71,10 @@ export function underlinesAsSpaces(reading: LineReading): LineReading {
     }
   }
   if (space.size === 0) return reading;
-  return withChars(reading, reading.chars.flatMap((c, i) => (drop.has(i) ? [] : space.has(i) ? [{ ...c, text: ' ' }] : [c])));
+  return withChars(
+    reading,
+    reading.chars.flatMap((c, i) => (drop.has(i) ? [] : space.has(i) ? [{ ...c, text: ' ' }] : [c])),
+  );
 }
 
 /**

@@ -1,4 +1,14 @@
-import { constantNode, constantValue, hasAttribute, intAttribute, intsAttribute, intsAttributeBytes, readGraph, type GraphNode, type OnnxGraph } from './onnx-graph.ts';
+import {
+  constantNode,
+  constantValue,
+  hasAttribute,
+  intAttribute,
+  intsAttribute,
+  intsAttributeBytes,
+  readGraph,
+  type GraphNode,
+  type OnnxGraph,
+} from './onnx-graph.ts';
 
 /**
  * A load-time rewrite of PP-LCNetV3 (the backbone of the PP-OCRv4 detector and recognizer): each of
@@ -41,8 +51,10 @@ export function fuseConvAffineNodes(graph: OnnxGraph): number {
   const convParams = (conv: GraphNode) => {
     const w = constantValue(producer.get(conv.inputs[1]));
     if (!w || w.dims.length !== 4 || consumers.get(conv.inputs[1])?.length !== 1) return undefined;
-    const b = conv.inputs[2] === undefined ? { dims: [w.dims[0]], data: new Float32Array(w.dims[0]) } : constantValue(producer.get(conv.inputs[2]));
-    if (!b || b.data.length !== w.dims[0] || (conv.inputs[2] !== undefined && consumers.get(conv.inputs[2])?.length !== 1)) return undefined;
+    const b =
+      conv.inputs[2] === undefined ? { dims: [w.dims[0]], data: new Float32Array(w.dims[0]) } : constantValue(producer.get(conv.inputs[2]));
+    if (!b || b.data.length !== w.dims[0] || (conv.inputs[2] !== undefined && consumers.get(conv.inputs[2])?.length !== 1))
+      return undefined;
     return { w, b };
   };
   const setParams = (conv: GraphNode, p: NonNullable<ReturnType<typeof convParams>>) => {

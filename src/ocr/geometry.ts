@@ -44,7 +44,10 @@ export function minAreaRect(hull: Point[]): RotatedRect {
     if (len === 0) continue;
     const ux = (b.x - a.x) / len;
     const uy = (b.y - a.y) / len;
-    let minU = Infinity, maxU = -Infinity, minV = Infinity, maxV = -Infinity;
+    let minU = Infinity,
+      maxU = -Infinity,
+      minV = Infinity,
+      maxV = -Infinity;
     for (const p of hull) {
       const u = p.x * ux + p.y * uy;
       const v = -p.x * uy + p.y * ux;
@@ -74,9 +77,11 @@ export function minAreaRect(hull: Point[]): RotatedRect {
 
 /** Corners top-left, top-right, bottom-right, bottom-left (the width axis runs from corner 0 to 1). */
 export function rectCorners(r: RotatedRect): Quad {
-  const hx = (r.ux * r.width) / 2, hy = (r.uy * r.width) / 2;
+  const hx = (r.ux * r.width) / 2,
+    hy = (r.uy * r.width) / 2;
   // v = (-uy, ux) points "down" when u points right.
-  const vx = (-r.uy * r.height) / 2, vy = (r.ux * r.height) / 2;
+  const vx = (-r.uy * r.height) / 2,
+    vy = (r.ux * r.height) / 2;
   return [
     { x: r.cx - hx - vx, y: r.cy - hy - vy },
     { x: r.cx + hx - vx, y: r.cy + hy - vy },

@@ -5,8 +5,14 @@ import { icoHeaderSize, sniffImageFormat } from './image-format.ts';
 
 test('formats are recognised by their magic bytes, not by name', () => {
   const cases: Array<[string, string]> = [
-    ['line.png', 'png'], ['page-cmyk.jpg', 'jpeg'], ['line-animated.gif', 'gif'], ['line.webp', 'webp'],
-    ['line.tiff', 'tiff'], ['line.bmp', 'bmp'], ['line.ico', 'ico'], ['line.avif', 'avif'],
+    ['line.png', 'png'],
+    ['page-cmyk.jpg', 'jpeg'],
+    ['line-animated.gif', 'gif'],
+    ['line.webp', 'webp'],
+    ['line.tiff', 'tiff'],
+    ['line.bmp', 'bmp'],
+    ['line.ico', 'ico'],
+    ['line.avif', 'avif'],
   ];
   for (const [name, format] of cases) assert.equal(sniffImageFormat(fixture(name)), format, name);
 });

@@ -34,8 +34,11 @@ export function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
   if (b[0] === 0x89 && ascii(b, 1, 4) === 'PNG') return 'png';
   if (ascii(b, 0, 4) === 'GIF8') return 'gif';
   if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return 'webp';
-  if ((b[0] === 0x49 && b[1] === 0x49 && (b[2] === 0x2a || b[2] === 0x2b) && b[3] === 0) ||
-      (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && (b[3] === 0x2a || b[3] === 0x2b))) return 'tiff';
+  if (
+    (b[0] === 0x49 && b[1] === 0x49 && (b[2] === 0x2a || b[2] === 0x2b) && b[3] === 0) ||
+    (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && (b[3] === 0x2a || b[3] === 0x2b))
+  )
+    return 'tiff';
   if (b[0] === 0x42 && b[1] === 0x4d && b.length >= 26) return 'bmp';
   // ICO (type 1) and CUR (type 2) share the ICONDIR header.
   if (b[0] === 0 && b[1] === 0 && (b[2] === 1 || b[2] === 2) && b[3] === 0 && b.length >= 6) return 'ico';

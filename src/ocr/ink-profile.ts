@@ -31,19 +31,24 @@ function columnInk(ink: Uint8Array, width: number, y0: number, y1: number): numb
 
 /** Otsu's threshold (1979) of a 256-bin histogram: the split that maximises between-class variance. */
 export function otsuThreshold(histogram: ArrayLike<number>): number {
-  let total = 0, sum = 0;
+  let total = 0,
+    sum = 0;
   for (let i = 0; i < 256; i++) {
     total += histogram[i];
     sum += i * histogram[i];
   }
-  let best = 0, bestVar = -1, weightB = 0, sumB = 0;
+  let best = 0,
+    bestVar = -1,
+    weightB = 0,
+    sumB = 0;
   for (let t = 0; t < 256; t++) {
     weightB += histogram[t];
     if (weightB === 0) continue;
     const weightF = total - weightB;
     if (weightF === 0) break;
     sumB += t * histogram[t];
-    const meanB = sumB / weightB, meanF = (sum - sumB) / weightF;
+    const meanB = sumB / weightB,
+      meanF = (sum - sumB) / weightF;
     const between = weightB * weightF * (meanB - meanF) ** 2;
     if (between > bestVar) {
       bestVar = between;
@@ -70,7 +75,9 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
     histogram[v]++;
   }
   const t = otsuThreshold(histogram);
-  let dark = 0, darkSum = 0, lightSum = 0;
+  let dark = 0,
+    darkSum = 0,
+    lightSum = 0;
   for (let i = 0; i <= t; i++) {
     dark += histogram[i];
     darkSum += i * histogram[i];
@@ -80,7 +87,7 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
   if (dark === 0 || light === 0 || lightSum / light - darkSum / dark < MIN_CONTRAST) return undefined;
   const darkInk = dark <= light;
   const ink = new Uint8Array(grey.length);
-  for (let i = 0; i < grey.length; i++) ink[i] = (grey[i] <= t) === darkInk ? 1 : 0;
+  for (let i = 0; i < grey.length; i++) ink[i] = grey[i] <= t === darkInk ? 1 : 0;
 
   const rows = new Array<number>(height).fill(0);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rows[y] += ink[y * width + x];
@@ -92,7 +99,8 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
       y++;
       continue;
     }
-    let end = y, mass = 0;
+    let end = y,
+      mass = 0;
     while (end < height && rows[end] >= BAND_SHARE * busiest) mass += rows[end++];
     if (mass > band.mass) band = { start: y, end, mass };
     y = end;
@@ -109,7 +117,8 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
       x++;
       continue;
     }
-    let end = x, mass = 0;
+    let end = x,
+      mass = 0;
     while (end < width && columns[end] >= minColumn) mass += columns[end++];
     if (mass >= speck) inkRuns.push({ start: x, end });
     x = end;

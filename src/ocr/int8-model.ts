@@ -42,7 +42,10 @@ export async function int8Recognizer(source: Uint8Array, rewrite: () => Uint8Arr
   if (cal.sha256 !== sha256(source) || !cal.int8Sha256) return undefined;
   const file = cacheDir && path.join(cacheDir, `${path.basename(recognizerFile, '.onnx')}.int8.${cal.int8Sha256.slice(0, 16)}.onnx`);
   if (file) {
-    const cached = await fs.readFile(file).then((b) => new Uint8Array(b), () => undefined);
+    const cached = await fs.readFile(file).then(
+      (b) => new Uint8Array(b),
+      () => undefined,
+    );
     if (cached && sha256(cached) === cal.int8Sha256) return cached;
   }
   const built = buildInt8Model(rewrite(), cal.ranges);

@@ -10,7 +10,6 @@ before(async () => {
   lexicon = await loadEnglishLexicon();
 });
 
-
 test('words split inside by letter-spaced print are joined again (SROIE receipts, FUNSD forms)', () => {
   const cases: Array<[string, string]> = [
     ['r equired to make nec essary adjustments', 'required to make necessary adjustments'],
@@ -28,7 +27,21 @@ test('words split inside by letter-spaced print are joined again (SROIE receipts
 });
 
 test('real word pairs, codes, names, numbers and mixed case stay apart', () => {
-  for (const text of ['TAX INVOICE', 'in voice', 'a round', 'SDN BHD', 'S R', 'A B C', 'RM 7.00', 'Mr X', 'Jalan Pelabur', 'iPh one', 'CHI T', 'x 2', '你好 世界']) {
+  for (const text of [
+    'TAX INVOICE',
+    'in voice',
+    'a round',
+    'SDN BHD',
+    'S R',
+    'A B C',
+    'RM 7.00',
+    'Mr X',
+    'Jalan Pelabur',
+    'iPh one',
+    'CHI T',
+    'x 2',
+    '你好 世界',
+  ]) {
     assert.equal(joinSplitWords(reading(text), lexicon).text, text, text);
   }
 });
@@ -44,7 +57,10 @@ test('positions are kept: only the spaces between joined pieces go', () => {
   const input = reading('whol emeal');
   const out = joinSplitWords(input, lexicon);
   assert.equal(out.chars.length, input.chars.length - 1);
-  assert.deepEqual(out.chars, input.chars.filter((c) => c.text !== ' '));
+  assert.deepEqual(
+    out.chars,
+    input.chars.filter((c) => c.text !== ' '),
+  );
 });
 
 test('hostile input: empty, spaces only, very long lines of pieces', () => {

@@ -55,7 +55,12 @@ export function joinSplitWords(reading: LineReading, lexicon: EnglishLexicon): L
   const chars = reading.chars;
   const runs = wordRuns(chars.map((c) => c.text));
   if (runs.length < 2) return reading;
-  const texts = runs.map(({ start, end }) => chars.slice(start, end).map((c) => c.text).join(''));
+  const texts = runs.map(({ start, end }) =>
+    chars
+      .slice(start, end)
+      .map((c) => c.text)
+      .join(''),
+  );
   // Indices of the characters (the spaces between joined pieces) to drop.
   const drop = new Set<number>();
   for (let i = 0; i < runs.length; ) {
@@ -63,5 +68,10 @@ export function joinSplitWords(reading: LineReading, lexicon: EnglishLexicon): L
     for (let j = i + 1; j < i + k; j++) for (let c = runs[j - 1].end; c < runs[j].start; c++) drop.add(c);
     i += k;
   }
-  return drop.size === 0 ? reading : withChars(reading, chars.filter((_, i) => !drop.has(i)));
+  return drop.size === 0
+    ? reading
+    : withChars(
+        reading,
+        chars.filter((_, i) => !drop.has(i)),
+      );
 }

@@ -23,8 +23,20 @@ test('Russian is offered exactly when a system rus.traineddata exists (no npm pa
 
 test('hints match on language + script, region aliases, deprecated codes and the language alone', (t: TestContext) => {
   const cases: Array<[string, string | undefined]> = [
-    ['en', 'en'], ['EN-us', 'en'], ['pt-BR', 'pt'], ['zh-Hant-TW', 'zh-Hant'], ['zh-TW', 'zh-Hant'], ['zh-CN', 'zh-Hans'],
-    ['zh', 'zh'], ['iw', 'he'], ['he-IL', 'he'], ['ar-EG', 'ar'], ['vi', 'vi'], ['xx', undefined], ['klingon', undefined], ['', undefined],
+    ['en', 'en'],
+    ['EN-us', 'en'],
+    ['pt-BR', 'pt'],
+    ['zh-Hant-TW', 'zh-Hant'],
+    ['zh-TW', 'zh-Hant'],
+    ['zh-CN', 'zh-Hans'],
+    ['zh', 'zh'],
+    ['iw', 'he'],
+    ['he-IL', 'he'],
+    ['ar-EG', 'ar'],
+    ['vi', 'vi'],
+    ['xx', undefined],
+    ['klingon', undefined],
+    ['', undefined],
   ];
   for (const [hint, code] of cases) t.assert.equal(findLanguage(hint)?.code, code, hint);
   t.assert.equal(findLanguage('ar')?.direction, 'rtl');
@@ -36,10 +48,12 @@ test('unsupported and hostile hints are refused with a message naming them', (t:
   t.assert.ok(!refused.ok && refused.message.includes('"tlh"') && refused.message.includes('ar, he'));
   t.assert.equal(checkLanguageHint('ar').ok, true);
   t.assert.equal(checkLanguageHint('iw').ok, true);
-  fc.assert(fc.property(fc.string({ maxLength: 200 }), (hint) => {
-    const found = findLanguage(hint);
-    return found === undefined || LANGUAGES.includes(found);
-  }));
+  fc.assert(
+    fc.property(fc.string({ maxLength: 200 }), (hint) => {
+      const found = findLanguage(hint);
+      return found === undefined || LANGUAGES.includes(found);
+    }),
+  );
   t.assert.equal(findLanguage('__proto__'), undefined);
   t.assert.equal(findLanguage('constructor'), undefined);
   t.assert.equal(findLanguage('a'.repeat(100_000)), undefined);

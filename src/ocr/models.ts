@@ -89,10 +89,18 @@ async function createSession(bytes: Uint8Array, threads: number, arena: boolean)
   });
 }
 
-async function loadModel(file: string, threads: number, options: LoadModelOptions = {}): Promise<{ model: OnnxModel; release(): Promise<void> }> {
+async function loadModel(
+  file: string,
+  threads: number,
+  options: LoadModelOptions = {},
+): Promise<{ model: OnnxModel; release(): Promise<void> }> {
   const source = new Uint8Array(await fs.readFile(file));
   const rewrite = () => rewriteModel(source, options);
-  const bytes = (options.int8CacheDir !== undefined && options.int8CacheDir !== false && (await int8Recognizer(source, rewrite, options.int8CacheDir || undefined))) || rewrite();
+  const bytes =
+    (options.int8CacheDir !== undefined &&
+      options.int8CacheDir !== false &&
+      (await int8Recognizer(source, rewrite, options.int8CacheDir || undefined))) ||
+    rewrite();
   const session = await createSession(bytes, threads, true);
   const large = options.arenaUpTo === undefined ? undefined : await createSession(bytes, threads, false);
   const [inputName] = session.inputNames;
@@ -129,10 +137,16 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
   const [detector, classifier, recognizer, keys] = await Promise.all([
     loadModel(path.join(dir, FILES.detector), threads, { arenaUpTo: DETECTOR_ARENA_UP_TO }),
     loadModel(path.join(dir, FILES.classifier), threads),
-    loadModel(path.join(dir, FILES.recognizer), threads, { topClass: true, int8CacheDir: options.recognizerPrecision === 'int8' ? (options.cacheDir ?? '') : false }),
+    loadModel(path.join(dir, FILES.recognizer), threads, {
+      topClass: true,
+      int8CacheDir: options.recognizerPrecision === 'int8' ? (options.cacheDir ?? '') : false,
+    }),
     fs.readFile(path.join(dir, FILES.dictionary), 'utf8'),
   ]);
-  const chars = keys.split('\n').map((line) => line.replace(/\r$/, '')).filter((line) => line.length > 0);
+  const chars = keys
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''))
+    .filter((line) => line.length > 0);
   return {
     detector: detector.model,
     classifier: classifier.model,

@@ -7,7 +7,13 @@ import type { OcrOptions } from './ocr-types.ts';
 const TEXT: OcrOptions = { mode: 'text', languageHints: [] };
 
 function engineFor(t: TestContext, opts: { workers?: number; queueMax?: number; imageTimeoutMs?: number; pixelBudget?: number } = {}) {
-  const engine = createOcrEngine({ workers: opts.workers ?? 1, threads: 1, queueMax: opts.queueMax ?? 8, imageTimeoutMs: opts.imageTimeoutMs ?? 120_000, pixelBudget: opts.pixelBudget });
+  const engine = createOcrEngine({
+    workers: opts.workers ?? 1,
+    threads: 1,
+    queueMax: opts.queueMax ?? 8,
+    imageTimeoutMs: opts.imageTimeoutMs ?? 120_000,
+    pixelBudget: opts.pixelBudget,
+  });
   t.after(() => engine.close());
   return engine;
 }
@@ -15,7 +21,10 @@ function engineFor(t: TestContext, opts: { workers?: number; queueMax?: number; 
 test('an image past its deadline answers TIMEOUT and its worker is replaced, not left busy', async (t) => {
   const engine = engineFor(t, { workers: 1 });
   // 1 ms: no image is read that fast (the worker alone takes longer to load its models).
-  const late = await Promise.all([engine.run(fixture('page.png'), TEXT, { timeoutMs: 1 }), engine.run(fixture('page.png'), TEXT, { timeoutMs: 1 })]);
+  const late = await Promise.all([
+    engine.run(fixture('page.png'), TEXT, { timeoutMs: 1 }),
+    engine.run(fixture('page.png'), TEXT, { timeoutMs: 1 }),
+  ]);
   for (const outcome of late) assert.deepEqual(outcome.ok ? 'ok' : outcome.code, 'TIMEOUT');
   // The one worker was stopped, so the next image gets a fresh one and is read.
   const next = await engine.run(fixture('line.png'), TEXT);

@@ -92,7 +92,9 @@ const WORKER_URL = new URL(COMPILED ? './ocr-worker.js' : './ocr-worker.ts', imp
 export function workerExecArgv(): string[] {
   const argv = process.execArgv;
   if (COMPILED) return argv;
-  const hasTsx = argv.some((a, i) => a.includes('tsx') && (i === 0 || argv[i - 1] === '--import' || a.startsWith('--import=') || argv[i - 1] === '--loader'));
+  const hasTsx = argv.some(
+    (a, i) => a.includes('tsx') && (i === 0 || argv[i - 1] === '--import' || a.startsWith('--import=') || argv[i - 1] === '--loader'),
+  );
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return hasTsx ? argv : [...argv, '--import', tsx];
 }

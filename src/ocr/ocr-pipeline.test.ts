@@ -40,7 +40,8 @@ test('detection finds the box of a rendered line, in original pixels', async () 
   const image = await decodeImage(fixture('line.png'));
   const boxes = await detectText(image, models.detector);
   assert.equal(boxes.length, 1);
-  const xs = boxes[0].box.map((p) => p.x), ys = boxes[0].box.map((p) => p.y);
+  const xs = boxes[0].box.map((p) => p.x),
+    ys = boxes[0].box.map((p) => p.y);
   // "Legible 2048" is drawn from x≈32 to x≈240, baseline y≈51, 32 px font.
   assert.ok(Math.min(...xs) < 40 && Math.max(...xs) > 220 && Math.max(...xs) < 300, `x ${xs}`);
   assert.ok(Math.min(...ys) < 30 && Math.max(...ys) > 48 && Math.max(...ys) <= 64, `y ${ys}`);
@@ -108,7 +109,9 @@ test('upside-down and sideways pages are turned before reading', async () => {
 
 test('blank and 1×1 images give empty results', async () => {
   for (const size of [1, 300]) {
-    const png = await sharp({ create: { width: size, height: size, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: size, height: size, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const { result } = await runOcr(new Uint8Array(png), deps, TEXT);
     assert.equal(result.text, '');
     assert.deepEqual(result.page.blocks, []);
@@ -117,7 +120,8 @@ test('blank and 1×1 images give empty results', async () => {
 
 test('thousands of tiny text boxes: bounded work, no crash', async () => {
   const cells: string[] = [];
-  for (let y = 14; y < 1200; y += 14) for (let x = 4; x < 1200; x += 30) cells.push(`<text x="${x}" y="${y}" font-size="10" font-family="DejaVu Sans">a1</text>`);
+  for (let y = 14; y < 1200; y += 14)
+    for (let x = 4; x < 1200; x += 30) cells.push(`<text x="${x}" y="${y}" font-size="10" font-family="DejaVu Sans">a1</text>`);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1200"><rect width="100%" height="100%" fill="white"/>${cells.join('')}</svg>`;
   const png = await sharp(Buffer.from(svg)).png().toBuffer();
   const { timings } = await runOcr(new Uint8Array(png), deps, TEXT, true);
@@ -127,7 +131,9 @@ test('thousands of tiny text boxes: bounded work, no crash', async () => {
 
 const VISION_SAMPLE = path.resolve(import.meta.dirname, '../../../shared/data/vision-samples/text.jpg');
 
-test('Google\'s text.jpg sample: the update screen is read', { skip: !fs.existsSync(VISION_SAMPLE) && 'no ../shared/data/vision-samples' }, async () => {
+test("Google's text.jpg sample: the update screen is read", {
+  skip: !fs.existsSync(VISION_SAMPLE) && 'no ../shared/data/vision-samples',
+}, async () => {
   const { result } = await runOcr(new Uint8Array(fs.readFileSync(VISION_SAMPLE)), deps, TEXT);
   assert.match(result.text, /System Software Update/);
   assert.match(result.text, /37%/);

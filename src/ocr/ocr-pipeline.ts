@@ -48,7 +48,12 @@ export function guessLanguage(text: string, hints: readonly string[]): string | 
 
 function wholeImage(image: DecodedImage): Quad {
   const { width: w, height: h } = image;
-  return [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }];
+  return [
+    { x: 0, y: 0 },
+    { x: w, y: 0 },
+    { x: w, y: h },
+    { x: 0, y: h },
+  ];
 }
 
 /**
@@ -73,7 +78,13 @@ function toLines(quads: readonly Quad[], readings: readonly LineReading[], optio
  *
  * @example const { result } = await runOcr(bytes, { models, recognizer, buildLayout }, { mode: 'text', languageHints: [] });
  */
-export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: OcrOptions, profile = false, ablate = false): Promise<OcrRun> {
+export async function runOcr(
+  bytes: Uint8Array,
+  deps: OcrPipelineDeps,
+  options: OcrOptions,
+  profile = false,
+  ablate = false,
+): Promise<OcrRun> {
   const timings: Record<string, number> = {};
   let last = performance.now();
   const lap = (stage: string) => {
@@ -87,7 +98,11 @@ export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: 
   lap('decode');
   const boxes: TextBox[] = await detectText(image, deps.models.detector);
   lap('detect');
-  const oriented = await orientLines(image, boxes.map((b) => b.box), deps.models.classifier);
+  const oriented = await orientLines(
+    image,
+    boxes.map((b) => b.box),
+    deps.models.classifier,
+  );
   lap('classify');
   const whole = await deps.recognizer.readPage?.(image, oriented.quads, options);
   let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, oriented.quads, options) ?? oriented.quads;
@@ -105,7 +120,12 @@ export async function runOcr(bytes: Uint8Array, deps: OcrPipelineDeps, options: 
   const result = deps.buildLayout(toLines(quads, fixed, options, scene), page);
   lap('layout');
   const without = ablate
-    ? Object.fromEntries(TEXT_FIXES.map(({ name }) => [name, deps.buildLayout(toLines(quads, fixText(readings, context, new Set([name])), options, scene), page)]))
+    ? Object.fromEntries(
+        TEXT_FIXES.map(({ name }) => [
+          name,
+          deps.buildLayout(toLines(quads, fixText(readings, context, new Set([name])), options, scene), page),
+        ]),
+      )
     : undefined;
   if (!profile) return without ? { result, without } : { result };
   timings.lines = quads.length;

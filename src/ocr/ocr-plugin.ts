@@ -44,7 +44,12 @@ export const ocrPlugin = fp<OcrPluginOptions>(
           reserve: {
             value: (count: number): OcrReservation | undefined => {
               const places = engine.reserve(count);
-              return places && { run: async (...args: Parameters<OcrReservation['run']>) => report(await places.run(...args)), release: () => places.release() };
+              return (
+                places && {
+                  run: async (...args: Parameters<OcrReservation['run']>) => report(await places.run(...args)),
+                  release: () => places.release(),
+                }
+              );
             },
           },
         })

@@ -11,9 +11,7 @@ import { createLanguageRouter } from './route-recognizer.ts';
 import { warmUp } from './warm-up.ts';
 
 /** What the engine sends a worker: an image to read, or a request to load and warm up the models now. */
-export type OcrTask =
-  | { kind: 'ocr'; image: Uint8Array; options: OcrOptions; profile: boolean; ablate?: boolean }
-  | { kind: 'warm' };
+export type OcrTask = { kind: 'ocr'; image: Uint8Array; options: OcrOptions; profile: boolean; ablate?: boolean } | { kind: 'warm' };
 
 export interface OcrWorkerData {
   threads: number;

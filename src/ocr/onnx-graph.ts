@@ -18,7 +18,9 @@ interface Field {
 }
 
 function readVarint(buf: Uint8Array, at: number): { value: number; next: number } {
-  let value = 0, scale = 1, i = at;
+  let value = 0,
+    scale = 1,
+    i = at;
   for (;;) {
     const b = buf[i++];
     value += (b & 0x7f) * scale;
@@ -29,7 +31,8 @@ function readVarint(buf: Uint8Array, at: number): { value: number; next: number 
 
 /** A 9–10 byte varint read exactly: a negative int64 (two's complement) or one beyond 2^53, clamped to ±2^53. */
 function bigVarint(buf: Uint8Array, at: number): number {
-  let v = 0n, shift = 0n;
+  let v = 0n,
+    shift = 0n;
   for (let i = at; ; i++, shift += 7n) {
     v |= BigInt(buf[i] & 0x7f) << shift;
     if ((buf[i] & 0x80) === 0) break;
@@ -45,8 +48,10 @@ function* fields(buf: Uint8Array, start = 0, end = buf.length): Generator<Field>
     const fieldStart = i;
     const key = readVarint(buf, i);
     i = key.next;
-    const no = Math.floor(key.value / 8), wire = key.value & 7;
-    let dataStart = i, value = 0;
+    const no = Math.floor(key.value / 8),
+      wire = key.value & 7;
+    let dataStart = i,
+      value = 0;
     if (wire === 0) ({ value, next: i } = readVarint(buf, i));
     else if (wire === 1) i += 8;
     else if (wire === 5) i += 4;
@@ -185,7 +190,10 @@ export function readGraph(model: Uint8Array): OnnxGraph | undefined {
       const used = new Set(graph.nodes.flatMap((n) => n.inputs));
       const kept = graph.nodes.filter((n) => n.op !== 'Constant' || n.outputs.some((o) => used.has(o) || outputs.has(o)));
       const encoded = concat([...kept.map(encodeNode), ...others]);
-      return concat([...top.map((f) => (f.start === graphField.start ? lengthDelimited(7, encoded) : model.subarray(f.start, f.end))), ...opsets]);
+      return concat([
+        ...top.map((f) => (f.start === graphField.start ? lengthDelimited(7, encoded) : model.subarray(f.start, f.end))),
+        ...opsets,
+      ]);
     },
   };
   return graph;
@@ -280,7 +288,8 @@ export function constantValue(node: GraphNode | undefined): FloatTensor | undefi
   let bytes: Uint8Array | undefined;
   for (const f of fields(a.buf, t.dataStart, t.end)) {
     if (f.no === 1 && f.wire === 0) dims.push(f.value);
-    else if (f.no === 1 && f.wire === 2) for (let i = f.dataStart; i < f.end; ) ({ value: dims[dims.length], next: i } = readVarint(a.buf, i));
+    else if (f.no === 1 && f.wire === 2)
+      for (let i = f.dataStart; i < f.end; ) ({ value: dims[dims.length], next: i } = readVarint(a.buf, i));
     else if (f.no === 2) type = f.value;
     else if ((f.no === 9 || f.no === 4) && f.wire === 2) bytes = a.buf.subarray(f.dataStart, f.end);
     else if (f.no === 13 || f.no === 14) return undefined; // external data
@@ -298,10 +307,20 @@ export function constantNode(output: string, value: FloatTensor): GraphNode {
 }
 
 /** TensorProto data types of the typed arrays a rewrite writes. */
-const DATA_TYPE = new Map<Function, number>([[Float32Array, 1], [Uint8Array, 2], [Int8Array, 3], [Int32Array, 6], [BigInt64Array, 7]]);
+const DATA_TYPE = new Map<Function, number>([
+  [Float32Array, 1],
+  [Uint8Array, 2],
+  [Int8Array, 3],
+  [Int32Array, 6],
+  [BigInt64Array, 7],
+]);
 
 /** A `Constant` node holding a float, uint8, int8 or int32 tensor (raw_data, little-endian). */
-export function typedConstantNode(output: string, dims: readonly number[], data: Float32Array | Uint8Array | Int8Array | Int32Array | BigInt64Array): GraphNode {
+export function typedConstantNode(
+  output: string,
+  dims: readonly number[],
+  data: Float32Array | Uint8Array | Int8Array | Int32Array | BigInt64Array,
+): GraphNode {
   const tensor = concat([
     ...dims.map((d) => new Uint8Array([...varintBytes(1 * 8), ...varintBytes(d)])),
     new Uint8Array([...varintBytes(2 * 8), DATA_TYPE.get(data.constructor)!]),

@@ -10,7 +10,11 @@ async function image(svgBody: string, width: number, height: number, background:
 }
 
 test('a page of print is mostly paper, a dark or colourful photo is not', async () => {
-  const rows = Array.from({ length: 20 }, (_, i) => `<text x="40" y="${60 + i * 40}" font-family="Liberation Serif" font-size="28">Line ${i} of a printed page, black on white paper</text>`).join('');
+  const rows = Array.from(
+    { length: 20 },
+    (_, i) =>
+      `<text x="40" y="${60 + i * 40}" font-family="Liberation Serif" font-size="28">Line ${i} of a printed page, black on white paper</text>`,
+  ).join('');
   assert.ok(paperShare(await image(rows, 900, 900, 'white')) >= PAGE_MIN_PAPER);
   // A cream-coloured old page still counts as paper.
   assert.ok(paperShare(await image(rows, 900, 900, '#eee6d8')) >= PAGE_MIN_PAPER);
@@ -19,7 +23,11 @@ test('a page of print is mostly paper, a dark or colourful photo is not', async 
 });
 
 test('tiny and degenerate images give a share in [0, 1]', async () => {
-  for (const [w, h] of [[1, 1], [1, 500], [3000, 1]]) {
+  for (const [w, h] of [
+    [1, 1],
+    [1, 500],
+    [3000, 1],
+  ]) {
     const share = paperShare(await image('', w, h, 'white'));
     assert.ok(share >= 0 && share <= 1, `${w}×${h}: ${share}`);
   }

@@ -15,12 +15,15 @@ const MAX_CHROMA = 40;
 export function paperShare(image: DecodedImage): number {
   const { width, height, rgb } = image;
   const step = Math.max(1, Math.sqrt((width * height) / SAMPLES));
-  let paper = 0, seen = 0;
+  let paper = 0,
+    seen = 0;
   for (let y = step / 2; y < height; y += step) {
     const row = Math.floor(y) * width;
     for (let x = step / 2; x < width; x += step) {
       const i = (row + Math.floor(x)) * 3;
-      const r = rgb[i], g = rgb[i + 1], b = rgb[i + 2];
+      const r = rgb[i],
+        g = rgb[i + 1],
+        b = rgb[i + 2];
       seen++;
       if (Math.min(r, g, b) > MIN_LIGHT && Math.max(r, g, b) - Math.min(r, g, b) < MAX_CHROMA) paper++;
     }

@@ -74,7 +74,12 @@ test('the int8 recognizer is built, cached, verified by its hash, and reads a li
     <text x="12" y="44" font-family="DejaVu Sans" font-size="32">Invoice total 42.50 EUR</text></svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const image = { width: info.width, height: info.height, rgb: new Uint8Array(data), format: 'png' as const };
-  const quad: Quad = [{ x: 0, y: 0 }, { x: 520, y: 0 }, { x: 520, y: 64 }, { x: 0, y: 64 }];
+  const quad: Quad = [
+    { x: 0, y: 0 },
+    { x: 520, y: 0 },
+    { x: 520, y: 64 },
+    { x: 0, y: 64 },
+  ];
   const dictionary = ['', ...fs.readFileSync(path.join(defaultModelsDir(), 'ppocr_keys_v1.txt'), 'utf8').split('\n').filter(Boolean), ' '];
   const [fp32, int8] = await Promise.all([session(rewrite()), session(built)]);
   const [a] = await recognizeLines(image, [quad], fp32.model, dictionary);

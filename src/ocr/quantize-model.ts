@@ -1,4 +1,13 @@
-import { constantValue, domainField, intAttribute, intsAttribute, intsAttributeBytes, typedConstantNode, type GraphNode, type OnnxGraph } from './onnx-graph.ts';
+import {
+  constantValue,
+  domainField,
+  intAttribute,
+  intsAttribute,
+  intsAttributeBytes,
+  typedConstantNode,
+  type GraphNode,
+  type OnnxGraph,
+} from './onnx-graph.ts';
 
 /** An activation's observed range on the calibration images: `[min, max]` per tensor name. */
 export type ActivationRanges = Record<string, readonly [number, number]>;
@@ -27,7 +36,8 @@ function quantizableConvs(graph: OnnxGraph): Array<{ conv: GraphNode; output: st
     if (conv.op !== 'Conv' || conv.inputs.length < 2) continue;
     const w = constantValue(producer.get(conv.inputs[1]));
     if (!w || w.dims.length !== 4 || consumers.get(conv.inputs[1])?.length !== 1) continue;
-    if (conv.inputs[2] !== undefined && (!constantValue(producer.get(conv.inputs[2])) || consumers.get(conv.inputs[2])?.length !== 1)) continue;
+    if (conv.inputs[2] !== undefined && (!constantValue(producer.get(conv.inputs[2])) || consumers.get(conv.inputs[2])?.length !== 1))
+      continue;
     const next = consumers.get(conv.outputs[0]);
     // A Relu right after the conv is folded into the output's zero point by onnxruntime.
     const relu = next?.length === 1 && next[0].op === 'Relu' && !graph.outputs.has(conv.outputs[0]) ? next[0] : undefined;
@@ -38,7 +48,8 @@ function quantizableConvs(graph: OnnxGraph): Array<{ conv: GraphNode; output: st
 
 /** Asymmetric uint8 parameters covering `[min, max]` (and 0, which must be exact). */
 export function uint8Params(min: number, max: number): { scale: number; zeroPoint: number } {
-  const lo = Math.min(0, min), hi = Math.max(0, max);
+  const lo = Math.min(0, min),
+    hi = Math.max(0, max);
   const scale = hi > lo ? (hi - lo) / 255 : 1;
   return { scale, zeroPoint: Math.min(255, Math.max(0, Math.round(-lo / scale))) };
 }
@@ -81,7 +92,8 @@ export function quantizeConvNodes(graph: OnnxGraph, ranges: ActivationRanges, sk
     const x = conv.inputs[0];
     let xq = dequantized.get(x);
     if (!xq) {
-      if (rewritten.has(x)) xq = x; // already the DequantizeLinear output of an earlier conv
+      if (rewritten.has(x))
+        xq = x; // already the DequantizeLinear output of an earlier conv
       else {
         xq = `${x}__dq`;
         qdq(x, xq, ranges[x]);
@@ -91,7 +103,8 @@ export function quantizeConvNodes(graph: OnnxGraph, ranges: ActivationRanges, sk
     const xScale = scales.get(xq)!;
     // Weight: one symmetric int8 scale per output channel.
     const w = constantValue(producer.get(conv.inputs[1]))!;
-    const cout = w.dims[0], per = w.data.length / cout;
+    const cout = w.dims[0],
+      per = w.data.length / cout;
     const wScale = new Float32Array(cout);
     const wq = new Int8Array(w.data.length);
     for (let o = 0; o < cout; o++) {
@@ -104,7 +117,12 @@ export function quantizeConvNodes(graph: OnnxGraph, ranges: ActivationRanges, sk
     const wS = typedConstantNode(fresh(conv.inputs[1], 'scale'), [cout], wScale);
     const wZ = typedConstantNode(fresh(conv.inputs[1], 'zero'), [cout], new Int8Array(cout));
     const wDq = fresh(conv.inputs[1], 'dq');
-    added.push(wNode, wS, wZ, { inputs: [wNode.outputs[0], wS.outputs[0], wZ.outputs[0]], outputs: [wDq], op: 'DequantizeLinear', rest: [domainField(MS), intsAttributeBytes('axis', 0)] });
+    added.push(wNode, wS, wZ, {
+      inputs: [wNode.outputs[0], wS.outputs[0], wZ.outputs[0]],
+      outputs: [wDq],
+      op: 'DequantizeLinear',
+      rest: [domainField(MS), intsAttributeBytes('axis', 0)],
+    });
     const inputs = [xq, wDq];
     // Bias: int32 at scale (input scale × weight scale), as QLinearConv takes it.
     if (conv.inputs[2] !== undefined) {
@@ -115,7 +133,12 @@ export function quantizeConvNodes(graph: OnnxGraph, ranges: ActivationRanges, sk
       const bS = typedConstantNode(fresh(conv.inputs[2], 'scale'), [cout], bScale);
       const bZ = typedConstantNode(fresh(conv.inputs[2], 'zero'), [cout], new Int32Array(cout));
       const bDq = fresh(conv.inputs[2], 'dq');
-      added.push(bNode, bS, bZ, { inputs: [bNode.outputs[0], bS.outputs[0], bZ.outputs[0]], outputs: [bDq], op: 'DequantizeLinear', rest: [domainField(MS), intsAttributeBytes('axis', 0)] });
+      added.push(bNode, bS, bZ, {
+        inputs: [bNode.outputs[0], bS.outputs[0], bZ.outputs[0]],
+        outputs: [bDq],
+        op: 'DequantizeLinear',
+        rest: [domainField(MS), intsAttributeBytes('axis', 0)],
+      });
       inputs.push(bDq);
     }
     conv.inputs = inputs;
@@ -164,9 +187,33 @@ function topologicalOrder(nodes: GraphNode[]): GraphNode[] {
 
 /** Ops whose opset-9 form means the same at opset 10 (the recognizer's and classifier's, Slice and TopK aside). */
 const SAME_AT_10 = new Set([
-  'Constant', 'Conv', 'Mul', 'Add', 'Sub', 'Div', 'Pow', 'Sqrt', 'HardSigmoid', 'Sigmoid', 'Relu', 'Cast', 'MatMul', 'Transpose',
-  'Concat', 'Squeeze', 'Unsqueeze', 'BatchNormalization', 'Reshape', 'ReduceMean', 'Softmax', 'Shape', 'GlobalAveragePool',
-  'AveragePool', 'MaxPool', 'Flatten', 'Gemm',
+  'Constant',
+  'Conv',
+  'Mul',
+  'Add',
+  'Sub',
+  'Div',
+  'Pow',
+  'Sqrt',
+  'HardSigmoid',
+  'Sigmoid',
+  'Relu',
+  'Cast',
+  'MatMul',
+  'Transpose',
+  'Concat',
+  'Squeeze',
+  'Unsqueeze',
+  'BatchNormalization',
+  'Reshape',
+  'ReduceMean',
+  'Softmax',
+  'Shape',
+  'GlobalAveragePool',
+  'AveragePool',
+  'MaxPool',
+  'Flatten',
+  'Gemm',
 ]);
 
 /**
@@ -185,7 +232,9 @@ export function upgradeToOpset10(graph: OnnxGraph): boolean {
   };
   for (const n of graph.nodes) {
     if (n.op === 'Slice') {
-      const starts = intsAttribute(n, 'starts'), ends = intsAttribute(n, 'ends'), axes = intsAttribute(n, 'axes');
+      const starts = intsAttribute(n, 'starts'),
+        ends = intsAttribute(n, 'ends'),
+        axes = intsAttribute(n, 'axes');
       if (!starts || !ends) return false;
       n.inputs = [n.inputs[0], ints(starts), ints(ends), ...(axes ? [ints(axes)] : [])];
       n.rest = [];

@@ -15,5 +15,8 @@ export function withChars(reading: LineReading, chars: RecognizedChar[]): LineRe
  */
 export function withCharTexts(reading: LineReading, texts: readonly string[]): LineReading {
   if (reading.chars.every((c, i) => c.text === texts[i])) return reading;
-  return withChars(reading, reading.chars.map((c, i) => (texts[i] === c.text ? c : { ...c, text: texts[i] })));
+  return withChars(
+    reading,
+    reading.chars.map((c, i) => (texts[i] === c.text ? c : { ...c, text: texts[i] })),
+  );
 }

@@ -148,6 +148,7 @@ export function createPaddleRecognizer(
   const { batching } = options;
   return {
     name: 'pp-ocrv4',
-    recognize: (image, lines, options) => recognizeLines(image, lines, model, dictionary, { batching, shrinkLongLines: options?.mode !== 'text' }),
+    recognize: (image, lines, options) =>
+      recognizeLines(image, lines, model, dictionary, { batching, shrinkLongLines: options?.mode !== 'text' }),
   };
 }

@@ -38,7 +38,11 @@ export interface Recognizer {
    * Optionally reads the whole page itself, its own lines and their boxes (black-letter pages, read
    * by Tesseract's Fraktur model with its own layout analysis); undefined: the lines are read one by one.
    */
-  readPage?(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<{ quads: Quad[]; readings: LineReading[] } | undefined>;
+  readPage?(
+    image: DecodedImage,
+    lines: readonly Quad[],
+    options?: RecognizeOptions,
+  ): Promise<{ quads: Quad[]; readings: LineReading[] } | undefined>;
   /** Optionally regroups the detector's boxes into the lines this recognizer reads best (e.g. word boxes joined into rows). */
   groupLines?(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Quad[];
 }

@@ -17,14 +17,23 @@ test('no hints, or only languages PP-OCR reads: PP-OCR alone', (t: TestContext) 
 
 test('Latin-script hints share one fused pass (with English when hinted); other scripts get a pass each', (t: TestContext) => {
   const vi = planRecognition(['vi']);
-  t.assert.deepEqual(vi.tesseract.map((p) => [p.traineddata, p.latin]), [[['vie'], true]]);
+  t.assert.deepEqual(
+    vi.tesseract.map((p) => [p.traineddata, p.latin]),
+    [[['vie'], true]],
+  );
   t.assert.equal(vi.paddle, true);
   t.assert.equal(vi.paddleAlone, false);
   const europe = planRecognition(['en', 'de', 'fr', 'de-AT']);
-  t.assert.deepEqual(europe.tesseract.map((p) => p.traineddata), [['deu', 'fra', 'eng']]);
+  t.assert.deepEqual(
+    europe.tesseract.map((p) => p.traineddata),
+    [['deu', 'fra', 'eng']],
+  );
   t.assert.equal(europe.tesseract[0].language.code, 'de');
   const arabic = planRecognition(['ar']);
-  t.assert.deepEqual(arabic.tesseract.map((p) => p.traineddata), [['ara']]);
+  t.assert.deepEqual(
+    arabic.tesseract.map((p) => p.traineddata),
+    [['ara']],
+  );
   t.assert.equal(arabic.paddle, false);
   const many = planRecognition(['ar', 'he', 'ko', 'ja', 'hi', 'de']);
   t.assert.equal(many.tesseract.length, MAX_TESSERACT_PASSES);
@@ -51,7 +60,8 @@ async function page(lines: string[]): Promise<Uint8Array> {
   return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
 }
 
-const run = (bytes: Uint8Array, languageHints: string[], mode: OcrOptions['mode'] = 'document') => runOcr(bytes, deps, { mode, languageHints });
+const run = (bytes: Uint8Array, languageHints: string[], mode: OcrOptions['mode'] = 'document') =>
+  runOcr(bytes, deps, { mode, languageHints });
 
 test('a German hint routes the lines through Tesseract and keeps the umlauts', async (t: TestContext) => {
   const bytes = await page(['Zwölf Boxkämpfer jagen Viktor', 'quer über den großen Deich.']);

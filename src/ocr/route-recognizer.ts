@@ -49,7 +49,8 @@ export function planRecognition(hints: readonly string[]): RecognitionPlan {
     const english = paddleLanguages.some((l) => l.code === 'en') && locateTraineddata('eng') !== undefined ? ['eng'] : [];
     passes.push({ traineddata: [...new Set([...latin.map((l) => l.traineddata!), ...english])], language: latin[0], latin: true });
   }
-  for (const l of tesseractLanguages.filter((t) => t.script !== 'Latn')) passes.push({ traineddata: [l.traineddata!], language: l, latin: false });
+  for (const l of tesseractLanguages.filter((t) => t.script !== 'Latn'))
+    passes.push({ traineddata: [l.traineddata!], language: l, latin: false });
   const tesseract = passes.slice(0, MAX_TESSERACT_PASSES);
   const paddleAlone = paddleLanguages.length > 0 || tesseract.length === 0;
   return { paddle: paddleAlone || tesseract.some((p) => p.latin), paddleAlone, tesseract };
@@ -145,10 +146,7 @@ function modernS(reading: LineReading): LineReading {
  *
  * @example createRoutedRecognizer({ paddle: createPaddleRecognizer(…), tesseract: createTesseractRecognizer(workers) })
  */
-export function createRoutedRecognizer(deps: {
-  paddle: Recognizer;
-  tesseract: TesseractRecognizer;
-}): Recognizer {
+export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: TesseractRecognizer }): Recognizer {
   return {
     name: 'routed',
     groupLines(image, lines, options) {
@@ -201,7 +199,10 @@ export function createRoutedRecognizer(deps: {
  *   await runOcr(bytes, { models, recognizer: router.recognizer, buildLayout }, options);
  *   await router.close();
  */
-export function createLanguageRouter(paddle: Recognizer, options: { maxLoaded?: number } = {}): { recognizer: Recognizer; close(): Promise<void> } {
+export function createLanguageRouter(
+  paddle: Recognizer,
+  options: { maxLoaded?: number } = {},
+): { recognizer: Recognizer; close(): Promise<void> } {
   const workers = new TesseractWorkers({ maxLoaded: options.maxLoaded ?? 3 });
   const recognizer = createRoutedRecognizer({
     paddle,

@@ -9,7 +9,6 @@ before(async () => {
   lexicon = await loadEnglishLexicon();
 });
 
-
 test('joined words on receipts are cut where exactly one cut makes two English words', () => {
   assert.equal(splitJoinedWords(reading('PLEASE KEEPTHIS RECEIPT'), lexicon).text, 'PLEASE KEEP THIS RECEIPT');
   assert.equal(splitJoinedWords(reading('SANYU STATIONERYSHOP'), lexicon).text, 'SANYU STATIONERY SHOP');
@@ -17,7 +16,20 @@ test('joined words on receipts are cut where exactly one cut makes two English w
 });
 
 test('words, names, codes, numbers and short runs stay as read', () => {
-  for (const text of ['REFUNDABLE', 'Accession', 'Newport', 'Dataran', 'iPhone', 'SB01AB2C', 'INVOICE', 'GST@6%', '12345678', 'TOTAL', 'MADEIN', '你好世界你好世界']) {
+  for (const text of [
+    'REFUNDABLE',
+    'Accession',
+    'Newport',
+    'Dataran',
+    'iPhone',
+    'SB01AB2C',
+    'INVOICE',
+    'GST@6%',
+    '12345678',
+    'TOTAL',
+    'MADEIN',
+    '你好世界你好世界',
+  ]) {
     assert.equal(splitJoinedWords(reading(text), lexicon).text, text, text);
   }
 });
@@ -28,7 +40,10 @@ test('the inserted space sits between the two characters and keeps every positio
   const space = out.chars[4];
   assert.equal(space.text, ' ');
   assert.ok(Math.abs(space.x0 - 0.5) < 1e-9 && space.x0 === space.x1);
-  assert.deepEqual(out.chars.filter((c) => c.text !== ' '), reading('KEEPTHIS').chars);
+  assert.deepEqual(
+    out.chars.filter((c) => c.text !== ' '),
+    reading('KEEPTHIS').chars,
+  );
 });
 
 test('hostile input: empty, whitespace-only, very long and ambiguous runs', () => {

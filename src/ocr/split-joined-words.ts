@@ -5,7 +5,30 @@ import { wordRuns } from './word-runs.ts';
 import { withChars } from './reading-chars.ts';
 
 /** Words PP-OCRv4 most often runs together with their neighbour, short enough to need a list of their own. */
-const SHORT_WORDS = new Set(['a', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'if', 'in', 'is', 'it', 'my', 'no', 'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we']);
+const SHORT_WORDS = new Set([
+  'a',
+  'an',
+  'as',
+  'at',
+  'be',
+  'by',
+  'do',
+  'go',
+  'if',
+  'in',
+  'is',
+  'it',
+  'my',
+  'no',
+  'of',
+  'on',
+  'or',
+  'so',
+  'to',
+  'up',
+  'us',
+  'we',
+]);
 /** Shorter runs are too often abbreviations and codes ("ITEMNO", "QTY") to second-guess. */
 const MIN_JOINED_LENGTH = 7;
 const MIN_PART = 3;
@@ -46,5 +69,8 @@ export function splitJoinedWords(reading: LineReading, lexicon: EnglishLexicon):
     spaces.set(start + cut, { text: ' ', x0: at, x1: at, confidence: Math.min(run[cut - 1].confidence, run[cut].confidence) });
   }
   if (spaces.size === 0) return reading;
-  return withChars(reading, chars.flatMap((c, i) => (spaces.has(i) ? [spaces.get(i)!, c] : [c])));
+  return withChars(
+    reading,
+    chars.flatMap((c, i) => (spaces.has(i) ? [spaces.get(i)!, c] : [c])),
+  );
 }

@@ -19,7 +19,8 @@ export interface TextFix {
   readonly fix: (reading: LineReading, context: TextFixContext) => LineReading;
 }
 
-const withLexicon = (f: (r: LineReading, l: EnglishLexicon) => LineReading) => (r: LineReading, c: TextFixContext) => (c.lexicon ? f(r, c.lexicon) : r);
+const withLexicon = (f: (r: LineReading, l: EnglishLexicon) => LineReading) => (r: LineReading, c: TextFixContext) =>
+  c.lexicon ? f(r, c.lexicon) : r;
 
 /**
  * The text-fix stage, in the order it runs: word gaps from the ink first (the later fixes work on
@@ -49,7 +50,11 @@ export function textFixContext(options: Pick<OcrOptions, 'languageHints'>, lexic
  *
  * @example const fixed = fixText(readings, textFixContext(options, lexicon));
  */
-export function fixText(readings: readonly LineReading[], context: TextFixContext, without: ReadonlySet<string> = new Set()): LineReading[] {
+export function fixText(
+  readings: readonly LineReading[],
+  context: TextFixContext,
+  without: ReadonlySet<string> = new Set(),
+): LineReading[] {
   const fixes = TEXT_FIXES.filter((f) => !without.has(f.name));
   return readings.map((reading) => {
     let r = reading;

@@ -16,7 +16,10 @@ export function topClassOutputNodes(graph: OnnxGraph): number {
   const axis = softmax && intAttribute(softmax, 'axis');
   if (!softmax || axis === undefined) return 0;
   const output = softmax.outputs[0];
-  const probs = `${output}__probs`, best = `${output}__best`, index = `${output}__index`, indexFloat = `${output}__index_float`;
+  const probs = `${output}__probs`,
+    best = `${output}__best`,
+    index = `${output}__index`,
+    indexFloat = `${output}__index_float`;
   softmax.outputs = [probs];
   graph.nodes.push(
     // Opset 9 forms: `k` and `to` are attributes (TopK-1, Cast-9); Cast `to` = 1 is FLOAT.

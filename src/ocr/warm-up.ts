@@ -5,7 +5,12 @@ import type { OcrModels } from './models.ts';
 import type { Quad } from './ocr-types.ts';
 import { recognizeLines } from './recognize-text.ts';
 
-const LINE: Quad = [{ x: 0, y: 0 }, { x: 640, y: 0 }, { x: 640, y: 48 }, { x: 0, y: 48 }];
+const LINE: Quad = [
+  { x: 0, y: 0 },
+  { x: 640, y: 0 },
+  { x: 640, y: 48 },
+  { x: 0, y: 48 },
+];
 
 /**
  * Runs every model on a blank input so that onnxruntime's first-run costs are paid by the worker

@@ -93,13 +93,15 @@ test('CJK neighbours never gain or lose spaces', async () => {
   assert.equal(refineWordGaps(reading, asCrop(img)).text, 'A中CD');
 });
 
-test('outlined text on a busy photo (no blank columns between letters): the recognizer\'s spaces stand', async () => {
+test("outlined text on a busy photo (no blank columns between letters): the recognizer's spaces stand", async () => {
   const text = 'WAKE UP NOW';
   const [width, height] = [240, 48];
   // White letters outlined in black over Gaussian noise, as meme text on a photo: every column holds "ink".
   const letters = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <text x="${LEFT}" y="35" font-family="DejaVu Sans Mono" font-size="${FONT_SIZE}" fill="white" stroke="black" stroke-width="2" xml:space="preserve">${text}</text></svg>`;
-  const { data, info } = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
+  const { data, info } = await sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 70 } },
+  })
     .composite([{ input: Buffer.from(letters) }])
     .removeAlpha()
     .raw()
@@ -109,13 +111,18 @@ test('outlined text on a busy photo (no blank columns between letters): the reco
 });
 
 test('hostile crops: blank, tiny, truncated buffer or mismatched peaks leave the reading as read', async () => {
-  const blank = await sharp({ create: { width: 80, height: 48, channels: 3, background: '#777' } }).raw().toBuffer();
+  const blank = await sharp({ create: { width: 80, height: 48, channels: 3, background: '#777' } })
+    .raw()
+    .toBuffer();
   const reading = monoReading('AB', ['A', 'B'], 80);
   assert.equal(refineWordGaps(reading, { width: 80, height: 48, rgb: new Uint8Array(blank) }).text, 'AB');
   assert.equal(refineWordGaps(reading, { width: 1, height: 1, rgb: new Uint8Array(3) }).text, 'AB');
   assert.equal(refineWordGaps(reading, { width: 80, height: 48, rgb: new Uint8Array(10) }).text, 'AB');
   assert.equal(refineWordGaps({ ...reading, centres: [0.5] }, { width: 80, height: 48, rgb: new Uint8Array(blank) }).text, 'AB');
-  assert.equal(refineWordGaps({ text: '', confidence: 0, chars: [], centres: [] }, { width: 80, height: 48, rgb: new Uint8Array(blank) }).text, '');
+  assert.equal(
+    refineWordGaps({ text: '', confidence: 0, chars: [], centres: [] }, { width: 80, height: 48, rgb: new Uint8Array(blank) }).text,
+    '',
+  );
 });
 
 let models: OcrModels;

@@ -85,7 +85,12 @@ interface Placed {
 const MIN_SEPARATED_SHARE = 0.3;
 
 /** Undefined when the ink profile cannot tell letters apart (outlined text on a busy photo): the recognizer's spaces stand. */
-function segment(chars: readonly RecognizedChar[], centres: readonly number[], profile: InkProfile, params: WordGapParams): Placed[] | undefined {
+function segment(
+  chars: readonly RecognizedChar[],
+  centres: readonly number[],
+  profile: InkProfile,
+  params: WordGapParams,
+): Placed[] | undefined {
   const { width, textHeight: h, gaps } = profile;
   // Pairs of neighbouring non-space characters, with whether the recognizer put a space between.
   const glyphs = chars.map((c, i) => ({ c, peak: centres[i] * width })).filter((g) => !isSpace(g.c.text));
@@ -143,7 +148,8 @@ function fitWordEdges(placed: Placed[], profile: InkProfile): Placed[] {
       // Without a measured gap the word runs to the line's ink edge (first/last word) or keeps its CTC edge.
       const from = left ? left.end : start === 0 ? inkRuns[0].start : undefined;
       const to = right ? right.start : i === out.length ? inkRuns[inkRuns.length - 1].end : undefined;
-      const first = out[start].char, last = out[i - 1].char;
+      const first = out[start].char,
+        last = out[i - 1].char;
       if (from !== undefined && from / width < first.x1) first.x0 = from / width;
       if (to !== undefined && to / width > last.x0) last.x1 = to / width;
     }

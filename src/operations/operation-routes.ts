@@ -39,10 +39,19 @@ function invalid(field: string, description: string): AppError {
 /** Checks an OutputConfig at request time: a gs:// prefix in one of the project's buckets, batchSize 1–100. */
 async function checkOutput(store: ObjectStore, projectId: string, config: OutputConfig | undefined, field: string): Promise<void> {
   const uri = config?.gcsDestination?.uri;
-  if (!uri) throw invalid(`${field}.gcsDestination.uri`, `${field}.gcsDestination.uri is required: where the results are written (gs://bucket/prefix).`);
+  if (!uri)
+    throw invalid(
+      `${field}.gcsDestination.uri`,
+      `${field}.gcsDestination.uri is required: where the results are written (gs://bucket/prefix).`,
+    );
   const parsed = parseGsUri(uri);
-  if (!parsed) throw invalid(`${field}.gcsDestination.uri`, `Invalid ${field}.gcsDestination.uri ${JSON.stringify(uri)}: expected gs://bucket/prefix.`);
-  if (!(await store.hasBucket(projectId, parsed.bucket))) throw new AppError('NOT_FOUND', `Bucket ${parsed.bucket} not found (buckets belong to the API key's project).`);
+  if (!parsed)
+    throw invalid(
+      `${field}.gcsDestination.uri`,
+      `Invalid ${field}.gcsDestination.uri ${JSON.stringify(uri)}: expected gs://bucket/prefix.`,
+    );
+  if (!(await store.hasBucket(projectId, parsed.bucket)))
+    throw new AppError('NOT_FOUND', `Bucket ${parsed.bucket} not found (buckets belong to the API key's project).`);
   const size = config?.batchSize ?? 0;
   if (size < 0 || size > 100) throw invalid(`${field}.batchSize`, `${field}.batchSize must be between 1 and 100 (default 20).`);
 }
@@ -67,17 +76,28 @@ function locationOf(request: FastifyRequest): string | undefined {
 export function registerOperationRoutes(app: FastifyInstance, opts: OperationRoutesOptions): void {
   const { repo, store } = opts;
 
-  async function start(request: FastifyRequest, kind: 'files' | 'images', body: unknown, details: Record<string, unknown>): Promise<OperationRow> {
+  async function start(
+    request: FastifyRequest,
+    kind: 'files' | 'images',
+    body: unknown,
+    details: Record<string, unknown>,
+  ): Promise<OperationRow> {
     const caller = request.visionCaller!;
-    const row = await repo.create(keyActor(request), {
-      operationId: newId('op').replace(/[^a-z0-9]/gi, '').toLowerCase(),
-      projectId: caller.projectId,
-      accountId: caller.accountId ?? '',
-      keyId: caller.keyId,
-      location: locationOf(request),
-      kind,
-      request: storeRequest(body),
-    }, { method: kind === 'files' ? 'files:asyncBatchAnnotate' : 'images:asyncBatchAnnotate', ...details });
+    const row = await repo.create(
+      keyActor(request),
+      {
+        operationId: newId('op')
+          .replace(/[^a-z0-9]/gi, '')
+          .toLowerCase(),
+        projectId: caller.projectId,
+        accountId: caller.accountId ?? '',
+        keyId: caller.keyId,
+        location: locationOf(request),
+        kind,
+        request: storeRequest(body),
+      },
+      { method: kind === 'files' ? 'files:asyncBatchAnnotate' : 'images:asyncBatchAnnotate', ...details },
+    );
     // Pages are counted when the job ends (usage `images`); the request itself is counted now.
     request.visionImages = 0;
     opts.runner.nudge();
@@ -91,7 +111,8 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
       schema: {
         tags: ['vision'],
         summary: 'Detect text in PDF/TIFF/GIF files in storage, as a long-running operation',
-        description: 'Google\'s AsyncBatchAnnotateFiles: `inputConfig.gcsSource.uri` and `outputConfig.gcsDestination.uri` name objects in Legible storage (buckets of the key\'s project). Returns an Operation at once; poll `GET /v1/{name}`. Output: `{prefix}output-{a}-to-{b}.json`, `batchSize` pages each.',
+        description:
+          "Google's AsyncBatchAnnotateFiles: `inputConfig.gcsSource.uri` and `outputConfig.gcsDestination.uri` name objects in Legible storage (buckets of the key's project). Returns an Operation at once; poll `GET /v1/{name}`. Output: `{prefix}output-{a}-to-{b}.json`, `batchSize` pages each.",
         security: [{ apiKey: [] }],
         body: AsyncBatchAnnotateFilesRequestSchema,
         querystring: SystemParametersSchema,
@@ -106,11 +127,21 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
           const refused = askError(file);
           if (refused) throw invalid(`${at}.features`, refused.message);
           const mime = file.inputConfig?.mimeType ?? '';
-          if (!(FILE_MIME_TYPES as readonly string[]).includes(mime)) throw invalid(`${at}.inputConfig.mimeType`, `Unsupported ${at}.inputConfig.mimeType ${JSON.stringify(mime)}: use one of ${FILE_MIME_TYPES.join(', ')}.`);
-          if (file.inputConfig?.content) throw invalid(`${at}.inputConfig.content`, 'inputConfig.content is not supported by asyncBatchAnnotate (as with Google): upload the file and pass inputConfig.gcsSource.uri.');
+          if (!(FILE_MIME_TYPES as readonly string[]).includes(mime))
+            throw invalid(
+              `${at}.inputConfig.mimeType`,
+              `Unsupported ${at}.inputConfig.mimeType ${JSON.stringify(mime)}: use one of ${FILE_MIME_TYPES.join(', ')}.`,
+            );
+          if (file.inputConfig?.content)
+            throw invalid(
+              `${at}.inputConfig.content`,
+              'inputConfig.content is not supported by asyncBatchAnnotate (as with Google): upload the file and pass inputConfig.gcsSource.uri.',
+            );
           const source = parseGsUri(file.inputConfig?.gcsSource?.uri ?? '');
-          if (!source || !source.name) throw invalid(`${at}.inputConfig.gcsSource.uri`, `${at}.inputConfig.gcsSource.uri must name an object: gs://bucket/object.`);
-          if (!(await store.head(projectId, source.bucket, source.name))) throw new AppError('NOT_FOUND', `Error opening file: ${file.inputConfig!.gcsSource!.uri} not found.`);
+          if (!source || !source.name)
+            throw invalid(`${at}.inputConfig.gcsSource.uri`, `${at}.inputConfig.gcsSource.uri must name an object: gs://bucket/object.`);
+          if (!(await store.head(projectId, source.bucket, source.name)))
+            throw new AppError('NOT_FOUND', `Error opening file: ${file.inputConfig!.gcsSource!.uri} not found.`);
           // Without a destination the results come back inside the operation (Legible extension).
           if (file.outputConfig?.gcsDestination?.uri) await checkOutput(store, projectId, file.outputConfig, `${at}.outputConfig`);
         }
@@ -127,7 +158,8 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
       schema: {
         tags: ['vision'],
         summary: 'Detect text in up to 2000 images, as a long-running operation',
-        description: 'Google\'s AsyncBatchAnnotateImages: results are written to `outputConfig.gcsDestination.uri` as `output-{a}-to-{b}.json` (BatchAnnotateImagesResponse, `batchSize` images each).',
+        description:
+          "Google's AsyncBatchAnnotateImages: results are written to `outputConfig.gcsDestination.uri` as `output-{a}-to-{b}.json` (BatchAnnotateImagesResponse, `batchSize` images each).",
         security: [{ apiKey: [] }],
         body: AsyncBatchAnnotateImagesRequestSchema,
         querystring: SystemParametersSchema,
@@ -142,7 +174,8 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
           const refused = entry.image ? askError(entry) : { message: 'Arguments must specify image and features.' };
           if (refused) violations.push({ field: `requests[${i}]`, description: refused.message });
         }
-        if (violations.length > 0) throw new AppError('INVALID_ARGUMENT', violations[0].description, { fieldViolations: violations.slice(0, 20) });
+        if (violations.length > 0)
+          throw new AppError('INVALID_ARGUMENT', violations[0].description, { fieldViolations: violations.slice(0, 20) });
         await checkOutput(store, projectId, request.body.outputConfig, 'outputConfig');
         const row = await start(request, 'images', request.body, { images: request.body.requests.length });
         return sendVisionJson(request, reply, operationJson(row, enumEncodingOf(request.query)));
@@ -161,48 +194,81 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
   for (const prefix of VISION_PREFIXES) {
     for (const parent of operationParents) {
       const documented = prefix === '/api/vision/v1' && parent === '/projects/:project';
-      app.get(`${prefix}${parent}/operations/:id`, {
-        schema: { tags: ['vision'], summary: 'Get a long-running operation (google.longrunning.Operations.GetOperation)', security: [{ apiKey: [] }], querystring: SystemParametersSchema, ...(documented ? {} : { hide: true }) },
-        validatorCompiler: visionValidatorCompiler,
-      }, async (request: FastifyRequest<{ Params: { id: string } } & Query>, reply) => {
-        const projectId = request.visionCaller!.projectId;
-        checkParent(request, projectId);
-        const row = await repo.get(projectId, request.params.id);
-        if (!row) throw new AppError('NOT_FOUND', `Operation ${request.params.id} not found.`);
-        return sendVisionJson(request, reply, withProgress(row, enumEncodingOf(request.query)));
-      });
+      app.get(
+        `${prefix}${parent}/operations/:id`,
+        {
+          schema: {
+            tags: ['vision'],
+            summary: 'Get a long-running operation (google.longrunning.Operations.GetOperation)',
+            security: [{ apiKey: [] }],
+            querystring: SystemParametersSchema,
+            ...(documented ? {} : { hide: true }),
+          },
+          validatorCompiler: visionValidatorCompiler,
+        },
+        async (request: FastifyRequest<{ Params: { id: string } } & Query>, reply) => {
+          const projectId = request.visionCaller!.projectId;
+          checkParent(request, projectId);
+          const row = await repo.get(projectId, request.params.id);
+          if (!row) throw new AppError('NOT_FOUND', `Operation ${request.params.id} not found.`);
+          return sendVisionJson(request, reply, withProgress(row, enumEncodingOf(request.query)));
+        },
+      );
 
-      app.post(`${prefix}${parent}/operations/:id`, {
-        schema: { tags: ['vision'], summary: 'Cancel a long-running operation (`…/operations/{id}:cancel`)', security: [{ apiKey: [] }], querystring: SystemParametersSchema, ...(documented ? {} : { hide: true }) },
-        validatorCompiler: visionValidatorCompiler,
-      }, async (request: FastifyRequest<{ Params: { id: string } } & Query>, reply) => {
-        const projectId = request.visionCaller!.projectId;
-        checkParent(request, projectId);
-        const match = /^([a-z0-9]+):cancel$/.exec(request.params.id);
-        if (!match) throw new AppError('NOT_FOUND', `No route POST ${request.url.split('?')[0]}.`);
-        if (!opts.allowCancel) throw new AppError('FAILED_PRECONDITION', 'Cancelling operations is turned off on this server (OPERATIONS_ALLOW_CANCEL=false).');
-        const row = await repo.get(projectId, match[1]);
-        if (!row) throw new AppError('NOT_FOUND', `Operation ${match[1]} not found.`);
-        if (row.state === 'CREATED' || row.state === 'RUNNING') {
-          await repo.requestCancel(keyActor(request), projectId, row.operation_id);
-        }
-        return sendVisionJson(request, reply, {});
-      });
+      app.post(
+        `${prefix}${parent}/operations/:id`,
+        {
+          schema: {
+            tags: ['vision'],
+            summary: 'Cancel a long-running operation (`…/operations/{id}:cancel`)',
+            security: [{ apiKey: [] }],
+            querystring: SystemParametersSchema,
+            ...(documented ? {} : { hide: true }),
+          },
+          validatorCompiler: visionValidatorCompiler,
+        },
+        async (request: FastifyRequest<{ Params: { id: string } } & Query>, reply) => {
+          const projectId = request.visionCaller!.projectId;
+          checkParent(request, projectId);
+          const match = /^([a-z0-9]+):cancel$/.exec(request.params.id);
+          if (!match) throw new AppError('NOT_FOUND', `No route POST ${request.url.split('?')[0]}.`);
+          if (!opts.allowCancel)
+            throw new AppError(
+              'FAILED_PRECONDITION',
+              'Cancelling operations is turned off on this server (OPERATIONS_ALLOW_CANCEL=false).',
+            );
+          const row = await repo.get(projectId, match[1]);
+          if (!row) throw new AppError('NOT_FOUND', `Operation ${match[1]} not found.`);
+          if (row.state === 'CREATED' || row.state === 'RUNNING') {
+            await repo.requestCancel(keyActor(request), projectId, row.operation_id);
+          }
+          return sendVisionJson(request, reply, {});
+        },
+      );
     }
     for (const parent of operationParents) {
-      app.get(`${prefix}${parent}/operations`, {
-        schema: { tags: ['vision'], summary: 'List the project\'s operations, newest first', security: [{ apiKey: [] }], hide: !(prefix === '/api/vision/v1' && parent === '/projects/:project') },
-      }, async (request: FastifyRequest<{ Querystring: { pageSize?: string; pageToken?: string } }>) => {
-        const projectId = request.visionCaller!.projectId;
-        checkParent(request, projectId);
-        const pageSize = Math.min(Math.max(Number(request.query.pageSize ?? 50) || 50, 1), 200);
-        const rows = await repo.list(projectId, pageSize + 1, request.query.pageToken || undefined);
-        const page = rows.slice(0, pageSize);
-        return {
-          operations: page.map((r) => withProgress(r, 'name')),
-          ...(rows.length > pageSize ? { nextPageToken: page[page.length - 1].operation_id } : {}),
-        };
-      });
+      app.get(
+        `${prefix}${parent}/operations`,
+        {
+          schema: {
+            tags: ['vision'],
+            summary: "List the project's operations, newest first",
+            security: [{ apiKey: [] }],
+            hide: !(prefix === '/api/vision/v1' && parent === '/projects/:project'),
+          },
+        },
+        async (request: FastifyRequest<{ Querystring: { pageSize?: string; pageToken?: string } }>) => {
+          const projectId = request.visionCaller!.projectId;
+          checkParent(request, projectId);
+          const pageSize = Math.min(Math.max(Number(request.query.pageSize ?? 50) || 50, 1), 200);
+          const rows = await repo.list(projectId, pageSize + 1, request.query.pageToken || undefined);
+          const page = rows.slice(0, pageSize);
+          return {
+            operations: page.map((r) => withProgress(r, 'name')),
+            ...(rows.length > pageSize ? { nextPageToken: page[page.length - 1].operation_id } : {}),
+          };
+        },
+      );
     }
   }
 }

@@ -76,13 +76,14 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
   let loop: Promise<void> | undefined;
   let lastPurge = 0;
 
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    wake = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-  });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
 
   async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
@@ -104,16 +105,22 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
    * unfinished OCR in a box so it is not awaited), with at most MAX_IN_FLIGHT unfinished: rendering
    * the next page overlaps the OCR of the previous ones. Results keep the items' order.
    */
-  async function bounded<I>(items: readonly I[], start: (item: I) => Promise<{ result: Promise<JsonObject> }>, onPageDone?: () => void): Promise<JsonObject[]> {
+  async function bounded<I>(
+    items: readonly I[],
+    start: (item: I) => Promise<{ result: Promise<JsonObject> }>,
+    onPageDone?: () => void,
+  ): Promise<JsonObject[]> {
     const pending: Array<Promise<JsonObject>> = [];
     for (const item of items) {
       // Shutting down: stop between pages; the job is released and resumes from its last batch.
       if (stopped) throw new Stopped();
       if (pending.length >= MAX_IN_FLIGHT) await pending[pending.length - MAX_IN_FLIGHT];
-      pending.push((await start(item)).result.then((r) => {
-        onPageDone?.();
-        return r;
-      }));
+      pending.push(
+        (await start(item)).result.then((r) => {
+          onPageDone?.();
+          return r;
+        }),
+      );
     }
     return Promise.all(pending);
   }
@@ -125,16 +132,22 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
     let livePages = donePages;
     const pageDone = () => {
       livePages += 1;
-      opts.repo.setDonePages(row.operation_id, owner, livePages).catch((err: unknown) => opts.log.warn({ err }, 'could not record operation progress'));
+      opts.repo
+        .setDonePages(row.operation_id, owner, livePages)
+        .catch((err: unknown) => opts.log.warn({ err }, 'could not record operation progress'));
     };
     let cancelled = false;
-    const heartbeat = setInterval(() => {
-      opts.repo.renew(row.operation_id, owner, opts.leaseMs)
-        .then((state) => {
-          if (state.cancelRequested) cancelled = true;
-        })
-        .catch((err: unknown) => opts.log.warn({ err }, 'could not renew an operation lease'));
-    }, Math.max(200, Math.floor(opts.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        opts.repo
+          .renew(row.operation_id, owner, opts.leaseMs)
+          .then((state) => {
+            if (state.cancelRequested) cancelled = true;
+          })
+          .catch((err: unknown) => opts.log.warn({ err }, 'could not renew an operation lease'));
+      },
+      Math.max(200, Math.floor(opts.leaseMs / 3)),
+    );
     const checkpoint = async (unit: number, batch: number, pages: number, totalPages?: number) => {
       progress.units[unit] ??= { batches: [] };
       progress.units[unit].batches.push(batch);
@@ -143,28 +156,51 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       donePages += pages;
       livePages = donePages;
       const total = progress.units.reduce((sum, u) => sum + (u.totalPages ?? 0), 0);
-      if (!(await opts.repo.saveProgress(row.operation_id, owner, { progress, donePages, totalPages: total || undefined }))) throw new LeaseLost();
+      if (!(await opts.repo.saveProgress(row.operation_id, owner, { progress, donePages, totalPages: total || undefined })))
+        throw new LeaseLost();
       if (cancelled || (await opts.repo.renew(row.operation_id, owner, opts.leaseMs)).cancelRequested) throw new Cancelled();
     };
     try {
       if (row.attempts > MAX_ATTEMPTS) {
-        await opts.repo.finish(row.operation_id, owner, { state: 'DONE', error: { code: GRPC_CODES.ABORTED, message: `The operation was interrupted ${MAX_ATTEMPTS} times and was given up.` } });
+        await opts.repo.finish(row.operation_id, owner, {
+          state: 'DONE',
+          error: { code: GRPC_CODES.ABORTED, message: `The operation was interrupted ${MAX_ATTEMPTS} times and was given up.` },
+        });
         return;
       }
       if ((await opts.repo.renew(row.operation_id, owner, opts.leaseMs)).cancelRequested) throw new Cancelled();
-      const response = row.kind === 'files' ? await runFiles(row, progress, checkpoint, pageDone) : await runImages(row, progress, checkpoint, pageDone);
-      await opts.repo.finish(row.operation_id, owner, 'error' in response ? { state: 'DONE', error: response.error } : { state: 'DONE', response: response.response });
-      await opts.usage.record({ projectId: row.project_id, api: 'ocr', key: row.key_id ?? NO_KEY, at: new Date(), outcome: 'error' in response ? 'client_error' : 'ok', requests: 0, images: donePages });
+      const response =
+        row.kind === 'files' ? await runFiles(row, progress, checkpoint, pageDone) : await runImages(row, progress, checkpoint, pageDone);
+      await opts.repo.finish(
+        row.operation_id,
+        owner,
+        'error' in response ? { state: 'DONE', error: response.error } : { state: 'DONE', response: response.response },
+      );
+      await opts.usage.record({
+        projectId: row.project_id,
+        api: 'ocr',
+        key: row.key_id ?? NO_KEY,
+        at: new Date(),
+        outcome: 'error' in response ? 'client_error' : 'ok',
+        requests: 0,
+        images: donePages,
+      });
     } catch (err) {
       if (err instanceof Cancelled) {
-        await opts.repo.finish(row.operation_id, owner, { state: 'CANCELLED', error: { code: GRPC_CODES.CANCELLED, message: 'The operation was cancelled.' } });
+        await opts.repo.finish(row.operation_id, owner, {
+          state: 'CANCELLED',
+          error: { code: GRPC_CODES.CANCELLED, message: 'The operation was cancelled.' },
+        });
       } else if (err instanceof LeaseLost) {
         opts.log.warn({ operation: row.operation_id }, 'lost the lease of an operation; another node runs it');
       } else if (stopped) {
         await opts.repo.release(row.operation_id, owner).catch(() => undefined);
       } else {
         opts.log.error({ err, operation: row.operation_id }, 'operation failed');
-        await opts.repo.finish(row.operation_id, owner, { state: 'DONE', error: { code: GRPC_CODES.INTERNAL, message: 'Internal error while running the operation.' } });
+        await opts.repo.finish(row.operation_id, owner, {
+          state: 'DONE',
+          error: { code: GRPC_CODES.INTERNAL, message: 'Internal error while running the operation.' },
+        });
       }
     } finally {
       clearInterval(heartbeat);
@@ -193,7 +229,12 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       // No destination: the results go into the operation itself (Legible extension, small files only).
       const inline = !request.outputConfig?.gcsDestination?.uri;
       if (inline && totalPages > INLINE_MAX_PAGES) {
-        return { error: { code: GRPC_CODES.INVALID_ARGUMENT, message: `The file has ${totalPages} pages; results without outputConfig.gcsDestination are kept in the operation for files of at most ${INLINE_MAX_PAGES} pages.` } };
+        return {
+          error: {
+            code: GRPC_CODES.INVALID_ARGUMENT,
+            message: `The file has ${totalPages} pages; results without outputConfig.gcsDestination are kept in the operation for files of at most ${INLINE_MAX_PAGES} pages.`,
+          },
+        };
       }
       const out = inline ? undefined : outputPrefix(request.outputConfig);
       const uri = request.inputConfig?.gcsSource?.uri;
@@ -203,14 +244,23 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
         const first = batch * batchSize + 1;
         const last = Math.min(totalPages, first + batchSize - 1);
         const pages = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-        const pageResponses = await bounded(pages, async (pageNumber) => {
-          const rendered = await opts.files.documents.pages(file.mimeType, file.bytes, [pageNumber], 0, fileKey);
-          if (!rendered.ok) return { result: Promise.resolve<JsonObject>({ error: rendered.error, context: { ...(uri ? { uri } : {}), pageNumber } }) };
-          return { result: withRetry(() => annotateRenderedPage(rendered.pages[0], request, uri, opts.files, { enumEncoding: 'name' })) };
-        }, pageDone);
+        const pageResponses = await bounded(
+          pages,
+          async (pageNumber) => {
+            const rendered = await opts.files.documents.pages(file.mimeType, file.bytes, [pageNumber], 0, fileKey);
+            if (!rendered.ok)
+              return { result: Promise.resolve<JsonObject>({ error: rendered.error, context: { ...(uri ? { uri } : {}), pageNumber } }) };
+            return { result: withRetry(() => annotateRenderedPage(rendered.pages[0], request, uri, opts.files, { enumEncoding: 'name' })) };
+          },
+          pageDone,
+        );
         // Stopping: pages read while the engine was closing may carry errors; the batch is redone by the next holder.
         if (stopped) throw new Stopped();
-        if (out) await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), { inputConfig: echoInputConfig(request.inputConfig), responses: pageResponses });
+        if (out)
+          await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), {
+            inputConfig: echoInputConfig(request.inputConfig),
+            responses: pageResponses,
+          });
         else {
           progress.units[unit] ??= { batches: [] };
           (progress.units[unit].inline ??= []).push(...pageResponses);
@@ -220,7 +270,10 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       if (out) responses.push({ outputConfig: { gcsDestination: { uri: out.uri }, batchSize } });
       else {
         const pagesInline = ((progress.units[unit]?.inline ?? []) as JsonObject[]).sort((a, b) => pageOf(a) - pageOf(b));
-        responses.push({ outputConfig: { batchSize }, fileResponse: { inputConfig: echoInputConfig(request.inputConfig), responses: pagesInline, totalPages } });
+        responses.push({
+          outputConfig: { batchSize },
+          fileResponse: { inputConfig: echoInputConfig(request.inputConfig), responses: pagesInline, totalPages },
+        });
       }
     }
     return { response: { responses } };
@@ -238,7 +291,15 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
       const first = batch * batchSize + 1;
       const last = Math.min(requests.length, first + batchSize - 1);
       const entries = requests.slice(first - 1, last);
-      const responses = await bounded(entries, async (entry) => ({ result: withRetry(() => annotateOne(entry, { engine: opts.files.engine, imageSource: opts.imageSource }, { enumEncoding: 'name' })) }), pageDone);
+      const responses = await bounded(
+        entries,
+        async (entry) => ({
+          result: withRetry(() =>
+            annotateOne(entry, { engine: opts.files.engine, imageSource: opts.imageSource }, { enumEncoding: 'name' }),
+          ),
+        }),
+        pageDone,
+      );
       if (stopped) throw new Stopped();
       await writeBatch(row.project_id, out.bucket, batchObjectName(out.prefix, first, last), { responses });
       await checkpoint(0, batch, entries.length, requests.length);

@@ -28,7 +28,15 @@ export const operationsConsoleRoutes: FastifyPluginAsync<OperationsConsoleRoutes
   app.addHook('onRequest', accountAuth({ db, pepper }));
   app.get<{ Params: ProjectParams; Querystring: { pageSize?: number; pageToken?: string } }>(
     '/api/projects/:project/operations',
-    { schema: { tags: ['vision'], security: ACCOUNT_TOKEN_SECURITY, summary: "A project's long-running operations, newest first", params: ProjectParams, querystring: ListQuery } },
+    {
+      schema: {
+        tags: ['vision'],
+        security: ACCOUNT_TOKEN_SECURITY,
+        summary: "A project's long-running operations, newest first",
+        params: ProjectParams,
+        querystring: ListQuery,
+      },
+    },
     async (request) => {
       const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);
       const pageSize = request.query.pageSize ?? 50;

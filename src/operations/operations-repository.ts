@@ -24,7 +24,16 @@ export function createOperationsRepository(db: Kysely<Database>) {
     /** A new CREATED job, written with its audit row (`details`: what was asked, never secrets). */
     async create(
       actor: Actor,
-      input: { operationId: string; projectId: string; accountId: string; keyId?: string; location?: string; kind: OperationKind; request: string; totalPages?: number },
+      input: {
+        operationId: string;
+        projectId: string;
+        accountId: string;
+        keyId?: string;
+        location?: string;
+        kind: OperationKind;
+        request: string;
+        totalPages?: number;
+      },
       details: Record<string, unknown>,
     ): Promise<OperationRow> {
       const now = iso(Date.now());
@@ -53,14 +62,24 @@ export function createOperationsRepository(db: Kysely<Database>) {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('vision_operations').values(row).execute();
         await recordAudit(trx, {
-          ...actor, action: 'operation.create', resourceType: 'operation', resourceId: row.operation_id, projectId: row.project_id, details,
+          ...actor,
+          action: 'operation.create',
+          resourceType: 'operation',
+          resourceId: row.operation_id,
+          projectId: row.project_id,
+          details,
         });
       });
       return row;
     },
 
     async get(projectId: string, operationId: string): Promise<OperationRow | undefined> {
-      return db.selectFrom('vision_operations').selectAll().where('operation_id', '=', operationId).where('project_id', '=', projectId).executeTakeFirst();
+      return db
+        .selectFrom('vision_operations')
+        .selectAll()
+        .where('operation_id', '=', operationId)
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
     },
 
     async list(projectId: string, pageSize: number, before?: string): Promise<OperationRow[]> {
@@ -103,11 +122,19 @@ export function createOperationsRepository(db: Kysely<Database>) {
         .where('lease_owner', '=', owner)
         .where('state', 'in', ['CREATED', 'RUNNING'])
         .executeTakeFirst();
-      const row = await db.selectFrom('vision_operations').select('cancel_requested').where('operation_id', '=', operationId).executeTakeFirst();
+      const row = await db
+        .selectFrom('vision_operations')
+        .select('cancel_requested')
+        .where('operation_id', '=', operationId)
+        .executeTakeFirst();
       return { held: Number(result.numUpdatedRows) === 1, cancelRequested: row?.cancel_requested === 1 };
     },
 
-    async saveProgress(operationId: string, owner: string, update: { progress: JobProgress; donePages: number; totalPages?: number }): Promise<boolean> {
+    async saveProgress(
+      operationId: string,
+      owner: string,
+      update: { progress: JobProgress; donePages: number; totalPages?: number },
+    ): Promise<boolean> {
       const result = await db
         .updateTable('vision_operations')
         .set({
@@ -136,7 +163,11 @@ export function createOperationsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async finish(operationId: string, owner: string, end: { state: Extract<OperationState, 'DONE' | 'CANCELLED'>; response?: unknown; error?: unknown }): Promise<boolean> {
+    async finish(
+      operationId: string,
+      owner: string,
+      end: { state: Extract<OperationState, 'DONE' | 'CANCELLED'>; response?: unknown; error?: unknown },
+    ): Promise<boolean> {
       const now = iso(Date.now());
       const result = await db
         .updateTable('vision_operations')
@@ -158,7 +189,12 @@ export function createOperationsRepository(db: Kysely<Database>) {
 
     /** Gives a job back to the queue at once (this node is shutting down), keeping its progress. */
     async release(operationId: string, owner: string): Promise<void> {
-      await db.updateTable('vision_operations').set({ lease_owner: null, lease_expires: null }).where('operation_id', '=', operationId).where('lease_owner', '=', owner).execute();
+      await db
+        .updateTable('vision_operations')
+        .set({ lease_owner: null, lease_expires: null })
+        .where('operation_id', '=', operationId)
+        .where('lease_owner', '=', owner)
+        .execute();
     },
 
     async requestCancel(actor: Actor, projectId: string, operationId: string): Promise<boolean> {
@@ -176,7 +212,11 @@ export function createOperationsRepository(db: Kysely<Database>) {
 
     /** Deletes finished operations that ended before `before` (retention). */
     async purgeEndedBefore(before: Date): Promise<number> {
-      const result = await db.deleteFrom('vision_operations').where('end_time', 'is not', null).where('end_time', '<', before.toISOString()).executeTakeFirst();
+      const result = await db
+        .deleteFrom('vision_operations')
+        .where('end_time', 'is not', null)
+        .where('end_time', '<', before.toISOString())
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

@@ -17,9 +17,12 @@ export const API_CATALOG = [
 export type ApiName = (typeof API_CATALOG)[number]['api'];
 export const API_NAMES: readonly ApiName[] = API_CATALOG.map((a) => a.api);
 
-export const ApiNameSchema = Type.Union(API_CATALOG.map((a) => Type.Literal(a.api)), {
-  description: 'A service of the catalog (`GET /api/apis`).',
-});
+export const ApiNameSchema = Type.Union(
+  API_CATALOG.map((a) => Type.Literal(a.api)),
+  {
+    description: 'A service of the catalog (`GET /api/apis`).',
+  },
+);
 export type ApiNameSchema = Static<typeof ApiNameSchema>;
 
 /**

@@ -38,19 +38,33 @@ export function createProjectApisRepository(db: Kysely<Database>, deps: ProjectA
     trx.selectFrom('project_apis').selectAll().where('project_id', '=', projectId).where('api', '=', api).executeTakeFirst();
 
   /** Returns the row after the change; `changed` is false when the api was already in that state. */
-  async function writeState(trx: Db, projectId: string, api: string, state: 'ENABLED' | 'DISABLED'): Promise<{ row: ProjectApiRow | undefined; changed: boolean }> {
+  async function writeState(
+    trx: Db,
+    projectId: string,
+    api: string,
+    state: 'ENABLED' | 'DISABLED',
+  ): Promise<{ row: ProjectApiRow | undefined; changed: boolean }> {
     const existing = await find(trx, projectId, api);
     const now = new Date().toISOString();
     if (!existing) {
       if (state === 'DISABLED') return { row: undefined, changed: false };
       const row = { project_id: projectId, api, state, requests_per_minute: defaultRpm, create_time: now, update_time: now };
       // Two concurrent enables: the second inserts nothing and reports the row the first one wrote.
-      const inserted = await trx.insertInto('project_apis').values(row).onConflict((oc) => oc.columns(['project_id', 'api']).doNothing()).executeTakeFirst();
+      const inserted = await trx
+        .insertInto('project_apis')
+        .values(row)
+        .onConflict((oc) => oc.columns(['project_id', 'api']).doNothing())
+        .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 1n) === 0) return { row: await find(trx, projectId, api), changed: false };
       return { row, changed: true };
     }
     if (existing.state === state) return { row: existing, changed: false };
-    await trx.updateTable('project_apis').set({ state, update_time: now }).where('project_id', '=', projectId).where('api', '=', api).execute();
+    await trx
+      .updateTable('project_apis')
+      .set({ state, update_time: now })
+      .where('project_id', '=', projectId)
+      .where('api', '=', api)
+      .execute();
     return { row: { ...existing, state, update_time: now }, changed: true };
   }
 
@@ -65,12 +79,24 @@ export function createProjectApisRepository(db: Kysely<Database>, deps: ProjectA
     /** Every catalog api with its state on the project (never-enabled ones are DISABLED). */
     async list(projectId: string): Promise<ProjectApi[]> {
       const rows = await db.selectFrom('project_apis').selectAll().where('project_id', '=', projectId).execute();
-      return API_CATALOG.map((a) => toProjectApi(projectId, a.api, rows.find((r) => r.api === a.api), defaultRpm));
+      return API_CATALOG.map((a) =>
+        toProjectApi(
+          projectId,
+          a.api,
+          rows.find((r) => r.api === a.api),
+          defaultRpm,
+        ),
+      );
     },
 
     /** The apis ENABLED on the project right now. */
     async enabledApis(projectId: string): Promise<ApiName[]> {
-      const rows = await db.selectFrom('project_apis').select('api').where('project_id', '=', projectId).where('state', '=', 'ENABLED').execute();
+      const rows = await db
+        .selectFrom('project_apis')
+        .select('api')
+        .where('project_id', '=', projectId)
+        .where('state', '=', 'ENABLED')
+        .execute();
       return rows.map((r) => r.api as ApiName);
     },
 
@@ -80,7 +106,12 @@ export function createProjectApisRepository(db: Kysely<Database>, deps: ProjectA
         const changed = await writeState(trx, projectId, api, state);
         if (changed.changed) {
           await recordAudit(trx, {
-            ...actor, action: state === 'ENABLED' ? 'api.enable' : 'api.disable', resourceType: 'api', resourceId: `${projectId}/${api}`, projectId, details: { api },
+            ...actor,
+            action: state === 'ENABLED' ? 'api.enable' : 'api.disable',
+            resourceType: 'api',
+            resourceId: `${projectId}/${api}`,
+            projectId,
+            details: { api },
           });
         }
         return changed;
@@ -94,7 +125,10 @@ export function createProjectApisRepository(db: Kysely<Database>, deps: ProjectA
       const row = await db.transaction().execute(async (trx) => {
         const current = await find(trx, projectId, api);
         if (current?.state !== 'ENABLED') {
-          throw new AppError('FAILED_PRECONDITION', `The ${api} api is not enabled on project ${projectId}; enable it first with POST /api/projects/${projectId}/apis {"api":"${api}"}.`);
+          throw new AppError(
+            'FAILED_PRECONDITION',
+            `The ${api} api is not enabled on project ${projectId}; enable it first with POST /api/projects/${projectId}/apis {"api":"${api}"}.`,
+          );
         }
         await trx
           .updateTable('project_apis')
@@ -103,7 +137,12 @@ export function createProjectApisRepository(db: Kysely<Database>, deps: ProjectA
           .where('api', '=', api)
           .execute();
         await recordAudit(trx, {
-          ...actor, action: 'api.update_quota', resourceType: 'api', resourceId: `${projectId}/${api}`, projectId, details: { api, requestsPerMinute },
+          ...actor,
+          action: 'api.update_quota',
+          resourceType: 'api',
+          resourceId: `${projectId}/${api}`,
+          projectId,
+          details: { api, requestsPerMinute },
         });
         return find(trx, projectId, api);
       });

@@ -35,7 +35,9 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
 
   app.post<{ Params: ProjectParams; Body: Static<typeof EnableBody> }>(
     '/api/projects/:project/apis',
-    { schema: { ...common, summary: 'Enable an api (idempotent)', params: ProjectParams, body: EnableBody, response: { 200: ProjectApi } } },
+    {
+      schema: { ...common, summary: 'Enable an api (idempotent)', params: ProjectParams, body: EnableBody, response: { 200: ProjectApi } },
+    },
     async (request) => {
       const principal = requirePrincipal(request);
       const project = await loadOwnedProject(db, principal, request.params.project, { requireActive: true });
@@ -45,7 +47,15 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
 
   app.get<{ Params: ProjectParams; Querystring: Static<typeof PageQuery> }>(
     '/api/projects/:project/apis',
-    { schema: { ...common, summary: "List the catalog's apis with their state on the project", params: ProjectParams, querystring: PageQuery, response: { 200: ProjectApiList } } },
+    {
+      schema: {
+        ...common,
+        summary: "List the catalog's apis with their state on the project",
+        params: ProjectParams,
+        querystring: PageQuery,
+        response: { 200: ProjectApiList },
+      },
+    },
     async (request) => {
       const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);
       const after = decodePageToken(request.query.pageToken);
@@ -67,7 +77,15 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
 
   app.patch<{ Params: ApiParams; Body: Static<typeof QuotaBody> }>(
     '/api/projects/:project/apis/:api',
-    { schema: { ...common, summary: "Set the api's rate limit for the project", params: ApiParams, body: QuotaBody, response: { 200: ProjectApi } } },
+    {
+      schema: {
+        ...common,
+        summary: "Set the api's rate limit for the project",
+        params: ApiParams,
+        body: QuotaBody,
+        response: { 200: ProjectApi },
+      },
+    },
     async (request) => {
       const principal = requirePrincipal(request);
       const project = await loadOwnedProject(db, principal, request.params.project, { requireActive: true });
@@ -77,7 +95,14 @@ export const projectApisRoutes: FastifyPluginAsync<{ db: Kysely<Database>; peppe
 
   app.delete<{ Params: ApiParams }>(
     '/api/projects/:project/apis/:api',
-    { schema: { ...common, summary: 'Disable an api (idempotent); its keys stop working for it at once', params: ApiParams, response: { 200: ProjectApi } } },
+    {
+      schema: {
+        ...common,
+        summary: 'Disable an api (idempotent); its keys stop working for it at once',
+        params: ApiParams,
+        response: { 200: ProjectApi },
+      },
+    },
     async (request) => {
       const principal = requirePrincipal(request);
       const project = await loadOwnedProject(db, principal, request.params.project);

@@ -31,7 +31,13 @@ export type ApiParams = Static<typeof ApiParams>;
 export const QuotaBody = Type.Object(
   {
     quota: Type.Object(
-      { requestsPerMinute: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "The project's rate limit for this api, shared by all its keys and nodes." }) },
+      {
+        requestsPerMinute: Type.Integer({
+          minimum: 1,
+          maximum: 1_000_000,
+          description: "The project's rate limit for this api, shared by all its keys and nodes.",
+        }),
+      },
       { additionalProperties: false },
     ),
   },

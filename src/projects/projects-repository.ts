@@ -64,7 +64,12 @@ export function createProjectsRepository(db: Kysely<Database>, deps: ProjectsRep
         await db.transaction().execute(async (trx) => {
           await trx.insertInto('projects').values(row).execute();
           await recordAudit(trx, {
-            ...actor, action: 'project.create', resourceType: 'project', resourceId: projectId, projectId, details: { displayName: row.display_name },
+            ...actor,
+            action: 'project.create',
+            resourceType: 'project',
+            resourceId: projectId,
+            projectId,
+            details: { displayName: row.display_name },
           });
         });
       } catch (err) {
@@ -78,13 +83,19 @@ export function createProjectsRepository(db: Kysely<Database>, deps: ProjectsRep
       return row;
     },
 
-    async list(accountId: string, opts: { pageSize?: number; pageToken?: string; showDeleted?: boolean }): Promise<{ items: ProjectRow[]; nextPageToken?: string }> {
+    async list(
+      accountId: string,
+      opts: { pageSize?: number; pageToken?: string; showDeleted?: boolean },
+    ): Promise<{ items: ProjectRow[]; nextPageToken?: string }> {
       const pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
       const after = decodePageToken(opts.pageToken);
       let q = db.selectFrom('projects').selectAll().where('account_id', '=', accountId);
       if (!opts.showDeleted) q = q.where('state', '=', 'ACTIVE');
       if (after) q = q.where('project_id', '>', after);
-      const rows = await q.orderBy('project_id').limit(pageSize + 1).execute();
+      const rows = await q
+        .orderBy('project_id')
+        .limit(pageSize + 1)
+        .execute();
       return toPage(rows, pageSize, (r) => r.project_id);
     },
 
@@ -93,11 +104,19 @@ export function createProjectsRepository(db: Kysely<Database>, deps: ProjectsRep
       return db.transaction().execute(async (trx) => {
         await trx
           .updateTable('projects')
-          .set({ ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}), update_time: new Date().toISOString() })
+          .set({
+            ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
+            update_time: new Date().toISOString(),
+          })
           .where('project_id', '=', projectId)
           .execute();
         await recordAudit(trx, {
-          ...actor, action: 'project.update', resourceType: 'project', resourceId: projectId, projectId, details: { fields: Object.keys(changes) },
+          ...actor,
+          action: 'project.update',
+          resourceType: 'project',
+          resourceId: projectId,
+          projectId,
+          details: { fields: Object.keys(changes) },
         });
         return (await find(trx, projectId))!;
       });
@@ -112,7 +131,11 @@ export function createProjectsRepository(db: Kysely<Database>, deps: ProjectsRep
         const current = (await find(trx, projectId))!;
         if (current.state !== 'ACTIVE') return { row: current, changed: false };
         const now = new Date().toISOString();
-        await trx.updateTable('projects').set({ state: 'DELETE_REQUESTED', delete_time: now, update_time: now }).where('project_id', '=', projectId).execute();
+        await trx
+          .updateTable('projects')
+          .set({ state: 'DELETE_REQUESTED', delete_time: now, update_time: now })
+          .where('project_id', '=', projectId)
+          .execute();
         await recordAudit(trx, { ...actor, action: 'project.delete', resourceType: 'project', resourceId: projectId, projectId });
         return { row: (await find(trx, projectId))!, changed: true };
       });

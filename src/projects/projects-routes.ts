@@ -7,19 +7,23 @@ import { loadOwnedProject } from './load-owned-project.ts';
 import { AccountParams } from '../accounts/accounts-schemas.ts';
 import { emptyBodyAsObject } from '../http/empty-body.ts';
 import { PageQuery } from '../shared/pagination.ts';
-import {
-  CreateProjectBody, Project, ProjectList, ProjectParams, UpdateProjectBody,
-} from './projects-schemas.ts';
+import { CreateProjectBody, Project, ProjectList, ProjectParams, UpdateProjectBody } from './projects-schemas.ts';
 import { toProject, type ProjectsRepository } from './projects-repository.ts';
 
-const ListQuery = Type.Composite([PageQuery, Type.Object({ showDeleted: Type.Optional(Type.Boolean({ description: 'Include DELETE_REQUESTED projects.' })) })], {
-  additionalProperties: false,
-});
+const ListQuery = Type.Composite(
+  [PageQuery, Type.Object({ showDeleted: Type.Optional(Type.Boolean({ description: 'Include DELETE_REQUESTED projects.' })) })],
+  {
+    additionalProperties: false,
+  },
+);
 
 const common = { tags: ['projects'], security: ACCOUNT_TOKEN_SECURITY };
 
 /** Projects (API.md §1–2): create, list, get, patch, soft delete. The repository audits each mutation. */
-export const projectsRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string; projects: ProjectsRepository }> = async (app, { db, pepper, projects }) => {
+export const projectsRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?: string; projects: ProjectsRepository }> = async (
+  app,
+  { db, pepper, projects },
+) => {
   app.addHook('onRequest', accountAuth({ db, pepper }));
   app.addHook('preValidation', emptyBodyAsObject);
 
@@ -29,7 +33,10 @@ export const projectsRoutes: FastifyPluginAsync<{ db: Kysely<Database>; pepper?:
     async (request, reply) => {
       const principal = requirePrincipal(request);
       requireOwnAccount(principal, request.params.account);
-      const row = await projects.create(auditActor(principal), { projectId: request.body?.projectId, displayName: request.body?.displayName });
+      const row = await projects.create(auditActor(principal), {
+        projectId: request.body?.projectId,
+        displayName: request.body?.displayName,
+      });
       return reply.code(201).send(toProject(row));
     },
   );

@@ -31,7 +31,7 @@ export function createFailOpenRateLimiter(deps: FailOpenRateLimiterDeps): RateLi
       } catch (err) {
         if (!inOutage) {
           inOutage = true;
-          deps.log.error({ err }, 'Redis is unreachable: rate limits fall back to this node\'s local limiter (fail open) until it returns');
+          deps.log.error({ err }, "Redis is unreachable: rate limits fall back to this node's local limiter (fail open) until it returns");
         }
         deps.onFailOpen?.();
         return deps.fallback.hit(key, limitPerMinute);

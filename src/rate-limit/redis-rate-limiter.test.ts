@@ -22,8 +22,15 @@ test('Redis limiter: two nodes share one budget, exactly the limit under concurr
     t.assert.equal(d.remaining, 0);
     t.assert.ok(d.resetSeconds >= 1 && d.resetSeconds <= 61, `retry after ${d.resetSeconds}`);
   }
-  const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => x - y);
-  t.assert.deepEqual(remaining, Array.from({ length: 20 }, (_, i) => i), 'each accepted request sees one less');
+  const remaining = decisions
+    .filter((d) => d.allowed)
+    .map((d) => d.remaining)
+    .sort((x, y) => x - y);
+  t.assert.deepEqual(
+    remaining,
+    Array.from({ length: 20 }, (_, i) => i),
+    'each accepted request sees one less',
+  );
   t.assert.equal((await a.hit('ocr:p2', 20)).allowed, true, 'keys are independent');
   t.assert.equal((await a.hit('ocr:p1', 1000)).allowed, true, 'a raised limit applies at once');
 });
@@ -49,7 +56,12 @@ test('Redis down (closed port): fails open to the local limiter at once, logged 
   const lines: string[] = [];
   const log = pino({ level: 'info' }, { write: (l: string) => lines.push(l) });
   let failOpen = 0;
-  const limiter = createFailOpenRateLimiter({ primary: redis, fallback: createInMemoryRateLimiter(), log, onFailOpen: () => (failOpen += 1) });
+  const limiter = createFailOpenRateLimiter({
+    primary: redis,
+    fallback: createInMemoryRateLimiter(),
+    log,
+    onFailOpen: () => (failOpen += 1),
+  });
   const decisions = [];
   for (let i = 0; i < 5; i += 1) decisions.push(await limiter.hit('ocr:p', 3));
   // The local fixed window: 3 per minute (a minute boundary inside the loop could allow up to 5).

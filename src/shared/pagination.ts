@@ -32,7 +32,7 @@ export function decodePageToken(token: string | undefined): string | undefined {
   } catch {
     // fall through: not one of ours
   }
-  throw new AppError('INVALID_ARGUMENT', 'Invalid value at \'pageToken\': not a token returned by this list.', {
+  throw new AppError('INVALID_ARGUMENT', "Invalid value at 'pageToken': not a token returned by this list.", {
     fieldViolations: [{ field: 'pageToken', description: 'Not a token returned by this list; start again without it.' }],
   });
 }

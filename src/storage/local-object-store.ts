@@ -53,7 +53,9 @@ export function createLocalObjectStore(root: string): ObjectStore {
       await fs.mkdir(path.join(bucketDir(bucket), 'm'), { recursive: true });
       try {
         // `wx`: of two nodes creating the same bucket, one wins.
-        await fs.writeFile(path.join(bucketDir(bucket), 'bucket.json'), JSON.stringify({ projectId, created: new Date().toISOString() }), { flag: 'wx' });
+        await fs.writeFile(path.join(bucketDir(bucket), 'bucket.json'), JSON.stringify({ projectId, created: new Date().toISOString() }), {
+          flag: 'wx',
+        });
         return 'created';
       } catch {
         return (await owns(projectId, bucket)) ? 'exists' : 'taken';
@@ -95,7 +97,11 @@ export function createLocalObjectStore(root: string): ObjectStore {
     async list(projectId, bucket, prefix) {
       if (!(await owns(projectId, bucket))) return [];
       const files = await fs.readdir(path.join(bucketDir(bucket), 'm')).catch(() => [] as string[]);
-      const names = files.filter((f) => f.endsWith('.json')).map((f) => decodeURIComponent(f.slice(0, -5))).filter((n) => n.startsWith(prefix)).sort();
+      const names = files
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => decodeURIComponent(f.slice(0, -5)))
+        .filter((n) => n.startsWith(prefix))
+        .sort();
       const objects = await Promise.all(names.map((n) => readMeta(bucket, n)));
       return objects.filter((o): o is StoredObject => o !== undefined);
     },

@@ -2,7 +2,10 @@
  * `multipart/related` as Cloud Storage's multipart upload sends it (RFC 2387): a JSON part with the
  * object's metadata, then the media part. Returns undefined for anything else.
  */
-export function parseMultipartRelated(contentType: string | undefined, body: Buffer): { metadata: Record<string, unknown>; media: Buffer; mediaType?: string } | undefined {
+export function parseMultipartRelated(
+  contentType: string | undefined,
+  body: Buffer,
+): { metadata: Record<string, unknown>; media: Buffer; mediaType?: string } | undefined {
   const boundary = /boundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1];
   if (!boundary) return undefined;
   const delimiter = Buffer.from(`--${boundary}`);

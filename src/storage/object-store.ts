@@ -28,7 +28,12 @@ export interface ObjectStore {
   put(projectId: string, bucket: string, name: string, bytes: Uint8Array, contentType: string): Promise<StoredObject>;
   head(projectId: string, bucket: string, name: string): Promise<StoredObject | undefined>;
   /** undefined when absent; a file over `maxBytes` is refused before it is read whole. */
-  get(projectId: string, bucket: string, name: string, maxBytes: number): Promise<{ object: StoredObject; bytes: Uint8Array } | 'too-large' | undefined>;
+  get(
+    projectId: string,
+    bucket: string,
+    name: string,
+    maxBytes: number,
+  ): Promise<{ object: StoredObject; bytes: Uint8Array } | 'too-large' | undefined>;
   /** Objects whose name starts with `prefix`, in name order. */
   list(projectId: string, bucket: string, prefix: string): Promise<StoredObject[]>;
   delete(projectId: string, bucket: string, name: string): Promise<boolean>;
@@ -46,5 +51,7 @@ export function parseGsUri(uri: string): { bucket: string; name: string } | unde
 
 /** Object names: Cloud Storage's rules (1–1024 bytes of UTF-8, no CR/LF), plus no `.`/`..` path parts. */
 export function validObjectName(name: string): boolean {
-  return name.length > 0 && Buffer.byteLength(name) <= 1024 && !/[\r\n\0]/.test(name) && !name.split('/').some((p) => p === '.' || p === '..');
+  return (
+    name.length > 0 && Buffer.byteLength(name) <= 1024 && !/[\r\n\0]/.test(name) && !name.split('/').some((p) => p === '.' || p === '..')
+  );
 }

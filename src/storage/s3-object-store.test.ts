@@ -38,14 +38,15 @@ const backends: Array<{ name: string; make: (t: TestContext) => Promise<ObjectSt
   { name: 'local', make: async (t) => createLocalObjectStore(tempDir(t, 'legible-store-')) },
   {
     name: 's3 (s3rver)',
-    make: async (t) => createS3ObjectStore({
-      endpoint: await startS3rver(t),
-      region: 'us-east-1',
-      accessKeyId: 'S3RVER',
-      secretAccessKey: 'S3RVER',
-      forcePathStyle: true,
-      bucketPrefix: 'lg-',
-    }),
+    make: async (t) =>
+      createS3ObjectStore({
+        endpoint: await startS3rver(t),
+        region: 'us-east-1',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+        bucketPrefix: 'lg-',
+      }),
   },
 ];
 
@@ -68,10 +69,27 @@ for (const backend of backends) {
     await t.test('put then head/get: bytes, size, content type, crc32c and md5 as Cloud Storage computes them', async () => {
       const data = bytes('{"responses":[]}');
       const put = await store.put('p1', 'results', 'out/output-1-to-5.json', data, 'application/json');
-      const expected = { bucket: 'results', name: 'out/output-1-to-5.json', size: data.byteLength, contentType: 'application/json', crc32c: crc32cBase64(data), md5Hash: crypto.createHash('md5').update(data).digest('base64') };
+      const expected = {
+        bucket: 'results',
+        name: 'out/output-1-to-5.json',
+        size: data.byteLength,
+        contentType: 'application/json',
+        crc32c: crc32cBase64(data),
+        md5Hash: crypto.createHash('md5').update(data).digest('base64'),
+      };
       for (const object of [put, await store.head('p1', 'results', 'out/output-1-to-5.json')]) {
         assert.ok(object);
-        assert.deepEqual({ bucket: object.bucket, name: object.name, size: object.size, contentType: object.contentType, crc32c: object.crc32c, md5Hash: object.md5Hash }, expected);
+        assert.deepEqual(
+          {
+            bucket: object.bucket,
+            name: object.name,
+            size: object.size,
+            contentType: object.contentType,
+            crc32c: object.crc32c,
+            md5Hash: object.md5Hash,
+          },
+          expected,
+        );
         assert.match(object.generation, /^\d+$/);
         assert.ok(!Number.isNaN(Date.parse(object.updated)));
       }
@@ -91,7 +109,7 @@ for (const backend of backends) {
       assert.equal(got.object.contentType, 'application/pdf');
     });
 
-    await t.test('a missing object, a missing bucket and another project\'s bucket read as absent', async () => {
+    await t.test("a missing object, a missing bucket and another project's bucket read as absent", async () => {
       assert.equal(await store.head('p1', 'results', 'nope.json'), undefined);
       assert.equal(await store.get('p1', 'results', 'nope.json', 1024), undefined);
       assert.equal(await store.get('p1', 'no-such-bucket', 'x', 1024), undefined);
@@ -113,13 +131,22 @@ for (const backend of backends) {
         await store.put('p1', 'results', name, bytes(name), 'application/json');
       }
       const listed = await store.list('p1', 'results', 'out/');
-      assert.deepEqual(listed.map((o) => o.name), ['out/output-1-to-5.json', 'out/output-11-to-12.json', 'out/output-6-to-10.json']);
+      assert.deepEqual(
+        listed.map((o) => o.name),
+        ['out/output-1-to-5.json', 'out/output-11-to-12.json', 'out/output-6-to-10.json'],
+      );
       for (const object of listed) {
         const head = await store.head('p1', 'results', object.name);
         assert.ok(head);
-        assert.deepEqual({ size: object.size, contentType: object.contentType, crc32c: object.crc32c, md5Hash: object.md5Hash }, { size: head.size, contentType: head.contentType, crc32c: head.crc32c, md5Hash: head.md5Hash });
+        assert.deepEqual(
+          { size: object.size, contentType: object.contentType, crc32c: object.crc32c, md5Hash: object.md5Hash },
+          { size: head.size, contentType: head.contentType, crc32c: head.crc32c, md5Hash: head.md5Hash },
+        );
       }
-      assert.deepEqual((await store.list('p1', 'results', 'out')).map((o) => o.name), ['out/output-1-to-5.json', 'out/output-11-to-12.json', 'out/output-6-to-10.json', 'outside.json']);
+      assert.deepEqual(
+        (await store.list('p1', 'results', 'out')).map((o) => o.name),
+        ['out/output-1-to-5.json', 'out/output-11-to-12.json', 'out/output-6-to-10.json', 'outside.json'],
+      );
       assert.equal((await store.list('p1', 'results', '')).length, 6);
       assert.deepEqual(await store.list('p1', 'results', 'zzz'), []);
     });
@@ -176,7 +203,12 @@ test('S3 backend: an unreachable store or refused credentials is an error, not a
 test('end to end with STORAGE_BACKEND=s3: @google-cloud/storage uploads a PDF, an async files job writes its batches to the S3 store', async (t) => {
   const endpoint = await startS3rver(t);
   const s3Env = { S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_BUCKET_PREFIX: 'e2e-' };
-  const { app, database } = await buildTestApp(t, 'sqlite', { DATA_DIR: tempDir(t, 'legible-s3-e2e-'), OPERATION_POLL_MS: '100', STORAGE_BACKEND: 's3', ...s3Env });
+  const { app, database } = await buildTestApp(t, 'sqlite', {
+    DATA_DIR: tempDir(t, 'legible-s3-e2e-'),
+    OPERATION_POLL_MS: '100',
+    STORAGE_BACKEND: 's3',
+    ...s3Env,
+  });
   const owner = await createTestAccount(database, 'acme');
   const { keyString } = await setupProject(app, owner, 's3-project', { apis: ['ocr'], key: {} });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -184,12 +216,34 @@ test('end to end with STORAGE_BACKEND=s3: @google-cloud/storage uploads a PDF, a
   const storage = googleStorage(base, 's3-project', keyString!);
   await storage.createBucket('docs');
   await assert.rejects(storage.createBucket('docs'), (err: { code?: number }) => err.code === 409);
-  await storage.bucket('docs').file('in/two.pdf').save(Buffer.from(await makePdf([{ kind: 'text', lines: ['papa page'] }, { kind: 'text', lines: ['quebec page'] }])), { resumable: false, contentType: 'application/pdf' });
+  await storage
+    .bucket('docs')
+    .file('in/two.pdf')
+    .save(
+      Buffer.from(
+        await makePdf([
+          { kind: 'text', lines: ['papa page'] },
+          { kind: 'text', lines: ['quebec page'] },
+        ]),
+      ),
+      { resumable: false, contentType: 'application/pdf' },
+    );
 
   const headers = { 'x-goog-api-key': keyString! };
-  const started = await app.inject({ method: 'POST', url: '/v1/files:asyncBatchAnnotate', headers, payload: {
-    requests: [{ inputConfig: { gcsSource: { uri: 'gs://docs/in/two.pdf' }, mimeType: 'application/pdf' }, features: [{ type: 'TEXT_DETECTION' }], outputConfig: { gcsDestination: { uri: 'gs://docs/out/' }, batchSize: 1 } }],
-  } });
+  const started = await app.inject({
+    method: 'POST',
+    url: '/v1/files:asyncBatchAnnotate',
+    headers,
+    payload: {
+      requests: [
+        {
+          inputConfig: { gcsSource: { uri: 'gs://docs/in/two.pdf' }, mimeType: 'application/pdf' },
+          features: [{ type: 'TEXT_DETECTION' }],
+          outputConfig: { gcsDestination: { uri: 'gs://docs/out/' }, batchSize: 1 },
+        },
+      ],
+    },
+  });
   assert.equal(started.statusCode, 200, started.body);
   await waitFor(async () => (await app.inject({ url: `/v1/${started.json().name}`, headers })).json().done === true, 120_000, 100);
   const op = (await app.inject({ url: `/v1/${started.json().name}`, headers })).json();
@@ -198,12 +252,25 @@ test('end to end with STORAGE_BACKEND=s3: @google-cloud/storage uploads a PDF, a
   const [files] = await storage.bucket('docs').getFiles({ prefix: 'out/' });
   assert.deepEqual(files.map((f) => f.name).sort(), ['out/output-1-to-1.json', 'out/output-2-to-2.json']);
   for (const [i, word] of ['papa', 'quebec'].entries()) {
-    const [downloaded] = await storage.bucket('docs').file(`out/output-${i + 1}-to-${i + 1}.json`).download();
+    const [downloaded] = await storage
+      .bucket('docs')
+      .file(`out/output-${i + 1}-to-${i + 1}.json`)
+      .download();
     const page = JSON.parse(downloaded.toString()).responses[0];
     assert.equal(page.context.pageNumber, i + 1);
     assert.match(page.fullTextAnnotation.text.toLowerCase(), new RegExp(word));
   }
   // The objects are in the S3 store itself, in the prefixed bucket, not under DATA_DIR.
-  const direct = createS3ObjectStore({ endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, bucketPrefix: 'e2e-' });
-  assert.deepEqual((await direct.list('s3-project', 'docs', '')).map((o) => o.name), ['in/two.pdf', 'out/output-1-to-1.json', 'out/output-2-to-2.json']);
+  const direct = createS3ObjectStore({
+    endpoint,
+    region: 'us-east-1',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+    bucketPrefix: 'e2e-',
+  });
+  assert.deepEqual(
+    (await direct.list('s3-project', 'docs', '')).map((o) => o.name),
+    ['in/two.pdf', 'out/output-1-to-1.json', 'out/output-2-to-2.json'],
+  );
 });

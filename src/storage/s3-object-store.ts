@@ -1,5 +1,13 @@
 import crypto from 'node:crypto';
-import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { crc32cBase64 } from './crc32c.ts';
 import type { ObjectStore, StoredObject } from './object-store.ts';
 
@@ -33,7 +41,9 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
     region: opts.region,
     endpoint: opts.endpoint,
     forcePathStyle: opts.forcePathStyle,
-    ...(opts.accessKeyId && opts.secretAccessKey ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } } : {}),
+    ...(opts.accessKeyId && opts.secretAccessKey
+      ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } }
+      : {}),
   });
   const real = (bucket: string) => `${opts.bucketPrefix}${bucket}`;
 
@@ -49,7 +59,11 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
   }
   const owns = async (projectId: string, bucket: string) => (await ownerOf(bucket)) === projectId;
 
-  const toObject = (bucket: string, name: string, meta: { size: number; contentType?: string; metadata?: Record<string, string>; modified?: Date }): StoredObject => ({
+  const toObject = (
+    bucket: string,
+    name: string,
+    meta: { size: number; contentType?: string; metadata?: Record<string, string>; modified?: Date },
+  ): StoredObject => ({
     bucket,
     name,
     size: meta.size,
@@ -64,7 +78,12 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
   async function headObject(bucket: string, name: string): Promise<StoredObject | undefined> {
     try {
       const res = await client.send(new HeadObjectCommand({ Bucket: real(bucket), Key: name }));
-      return toObject(bucket, name, { size: res.ContentLength ?? 0, contentType: res.ContentType, metadata: res.Metadata, modified: res.LastModified });
+      return toObject(bucket, name, {
+        size: res.ContentLength ?? 0,
+        contentType: res.ContentType,
+        metadata: res.Metadata,
+        modified: res.LastModified,
+      });
     } catch (err) {
       if (notFound(err)) return undefined;
       throw err;
@@ -80,7 +99,9 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
         if (err?.name !== 'BucketAlreadyOwnedByYou' && err?.name !== 'BucketAlreadyExists') throw err;
       });
       try {
-        await client.send(new PutObjectCommand({ Bucket: real(bucket), Key: OWNER_KEY, Body: JSON.stringify({ projectId }), IfNoneMatch: '*' }));
+        await client.send(
+          new PutObjectCommand({ Bucket: real(bucket), Key: OWNER_KEY, Body: JSON.stringify({ projectId }), IfNoneMatch: '*' }),
+        );
         return 'created';
       } catch (err) {
         // 412: another node wrote the marker first (stores without conditional writes never answer it).
@@ -92,7 +113,9 @@ export function createS3ObjectStore(opts: S3StoreOptions): ObjectStore {
     async put(projectId, bucket, name, bytes, contentType) {
       if (!(await owns(projectId, bucket))) throw new Error(`bucket ${bucket} is not the project's`);
       const metadata = { crc32c: crc32cBase64(bytes), md5: crypto.createHash('md5').update(bytes).digest('base64') };
-      await client.send(new PutObjectCommand({ Bucket: real(bucket), Key: name, Body: bytes, ContentType: contentType, Metadata: metadata }));
+      await client.send(
+        new PutObjectCommand({ Bucket: real(bucket), Key: name, Body: bytes, ContentType: contentType, Metadata: metadata }),
+      );
       return toObject(bucket, name, { size: bytes.byteLength, contentType, metadata, modified: new Date() });
     },
     async head(projectId, bucket, name) {

@@ -12,7 +12,14 @@ test('latency buckets: upper bounds inclusive, one open bucket above the last bo
 });
 
 test('latency percentiles: interpolated in the bucket, additive across histograms', (t: TestContext) => {
-  const counts = (samples: number[]) => samples.reduce((h, ms) => { h[latencyBucket(ms)]++; return h; }, LATENCY_COLUMNS.map(() => 0));
+  const counts = (samples: number[]) =>
+    samples.reduce(
+      (h, ms) => {
+        h[latencyBucket(ms)]++;
+        return h;
+      },
+      LATENCY_COLUMNS.map(() => 0),
+    );
   t.assert.equal(latencyPercentiles(counts([])), undefined);
   // 100 samples: 90 at 80 ms (bucket 70–100), 9 at 400 ms (300–500), 1 at 2 s (1500–2000).
   const h = counts([...Array(90).fill(80), ...Array(9).fill(400), 2000]);

@@ -7,10 +7,7 @@
  * The bounds are the columns of `usage_counters` (migration 0006): changing them needs a migration.
  */
 export const LATENCY_BOUNDS_MS = [
-  10, 15, 20, 30, 50, 70,
-  100, 150, 200, 300, 500, 700,
-  1000, 1500, 2000, 3000, 5000, 7000,
-  10_000, 15_000, 20_000, 30_000, 50_000, 70_000,
+  10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000, 3000, 5000, 7000, 10_000, 15_000, 20_000, 30_000, 50_000, 70_000,
 ] as const;
 
 export type LatencyColumn = `lat_${(typeof LATENCY_BOUNDS_MS)[number]}` | 'lat_inf';

@@ -6,32 +6,37 @@ export const UsageQuery = Type.Object(
   {
     from: Type.Optional(Day('First UTC day, inclusive (default: 29 days before `to`).')),
     to: Type.Optional(Day('Last UTC day, inclusive (default: today).')),
-    groupBy: Type.Optional(Type.Literal('key', {
-      description: '`key`: split every entry by the API key that made the requests (`key`), and add a per-key breakdown to `totals`.',
-    })),
+    groupBy: Type.Optional(
+      Type.Literal('key', {
+        description: '`key`: split every entry by the API key that made the requests (`key`), and add a per-key breakdown to `totals`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type UsageQuery = Static<typeof UsageQuery>;
 
 const UsageKey = Type.String({
-  description: 'The API key id; `console` for the console playground (account token); `none` for requests without a key recorded (another credential, or counted before usage was kept per key).',
+  description:
+    'The API key id; `console` for the console playground (account token); `none` for requests without a key recorded (another credential, or counted before usage was kept per key).',
   examples: ['k-mhx3b2k0a4f9q2z7c1d', 'console', 'none'],
 });
 
-const HISTOGRAM = 'Time to answer requests that read images (job starts and polls are not sampled), from a fixed '
-  + 'histogram: each value is interpolated inside its bucket (bounds 10, 15, 20, 30, 50, 70 ms, ×10 per decade, up to 70 s; '
-  + 'a value above that reads 70000).';
+const HISTOGRAM =
+  'Time to answer requests that read images (job starts and polls are not sampled), from a fixed ' +
+  'histogram: each value is interpolated inside its bucket (bounds 10, 15, 20, 30, 50, 70 ms, ×10 per decade, up to 70 s; ' +
+  'a value above that reads 70000).';
 
-const latencyPercentiles = (of: string) => Type.Object(
-  {
-    samples: Type.Integer({ description: 'Requests the percentiles are computed from.' }),
-    p50Ms: Type.Integer({ description: 'Median, in milliseconds.' }),
-    p95Ms: Type.Integer(),
-    p99Ms: Type.Integer(),
-  },
-  { description: `${of} ${HISTOGRAM}` },
-);
+const latencyPercentiles = (of: string) =>
+  Type.Object(
+    {
+      samples: Type.Integer({ description: 'Requests the percentiles are computed from.' }),
+      p50Ms: Type.Integer({ description: 'Median, in milliseconds.' }),
+      p95Ms: Type.Integer(),
+      p99Ms: Type.Integer(),
+    },
+    { description: `${of} ${HISTOGRAM}` },
+  );
 
 export const UsageEntry = Type.Object({
   date: Type.String({ description: 'UTC day, `YYYY-MM-DD`.' }),

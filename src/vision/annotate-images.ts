@@ -57,7 +57,8 @@ export type AnnotateAsk = Pick<AnnotateImageRequest, 'features' | 'imageContext'
 /** The entry-level refusals (no features, only unserved features, a bad language hint), or undefined. */
 export function askError(ask: AnnotateAsk): Status | undefined {
   const plan = planFeatures(ask.features ?? []);
-  if ((ask.features ?? []).length === 0) return { code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' };
+  if ((ask.features ?? []).length === 0)
+    return { code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features.' };
   if (plan.mode === undefined) return { code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) };
   for (const hint of ask.imageContext?.languageHints ?? []) {
     const check = checkLanguageHint(hint);
@@ -81,12 +82,18 @@ export async function annotateImageBytes(
   if (!outcome.ok) return entryError(failureStatus(outcome));
 
   const confidence = plan.mode === 'document' || ask.imageContext?.textDetectionParams?.enableTextDetectionConfidenceScore === true;
-  const { textAnnotations, fullTextAnnotation } = annotateImageResponse(outcome.value, { confidence, enumEncoding: opts.enumEncoding, filePage: opts.filePage });
+  const { textAnnotations, fullTextAnnotation } = annotateImageResponse(outcome.value, {
+    confidence,
+    enumEncoding: opts.enumEncoding,
+    filePage: opts.filePage,
+  });
   // Field-number order: textAnnotations (5), error (9), fullTextAnnotation (12). Annotations that
   // were filled in stay valid next to the error for the features we do not serve (proto comment).
   return {
     ...(textAnnotations ? { textAnnotations } : {}),
-    ...(plan.unsupported.length > 0 ? { error: { code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) } } : {}),
+    ...(plan.unsupported.length > 0
+      ? { error: { code: GRPC_CODES.UNIMPLEMENTED, message: unsupportedFeaturesMessage(plan.unsupported) } }
+      : {}),
     ...(fullTextAnnotation ? { fullTextAnnotation } : {}),
   };
 }

@@ -4,7 +4,6 @@ import { MAX_IMAGE_BYTES } from '../ocr/decode-image.ts';
 import { fetchImageUri, type UriFetchPolicy } from './image-uri-fetch.ts';
 import type { VisionImage } from './vision-request-schema.ts';
 
-
 /**
  * The image-source policy of the server: `image.content` is always read; `image.source.imageUri`
  * only when the operator turned fetching on (IMAGE_URI_FETCH), and then only over the SSRF-safe
@@ -30,10 +29,18 @@ export async function resolveImageBytes(image: VisionImage | undefined, policy: 
 
 async function fetchSource(uri: string | undefined, policy: ImageSourcePolicy): Promise<Uint8Array | ImageBytesOutcome> {
   if (uri === undefined) {
-    return { ok: false, code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify image and features: set image.content (base64 image bytes).' };
+    return {
+      ok: false,
+      code: GRPC_CODES.INVALID_ARGUMENT,
+      message: 'Arguments must specify image and features: set image.content (base64 image bytes).',
+    };
   }
   if (STORAGE_URI.test(uri)) {
-    return { ok: false, code: GRPC_CODES.INVALID_ARGUMENT, message: 'gs:// (Google Cloud Storage) URIs are not served by this server; send the image bytes in image.content.' };
+    return {
+      ok: false,
+      code: GRPC_CODES.INVALID_ARGUMENT,
+      message: 'gs:// (Google Cloud Storage) URIs are not served by this server; send the image bytes in image.content.',
+    };
   }
   if (!policy.fetchEnabled) {
     return {

@@ -23,9 +23,7 @@ export interface UriFetchPolicy {
   bytesInFlight?: { readonly max: number; used: number };
 }
 
-export type UriFetchOutcome =
-  | { ok: true; bytes: Uint8Array }
-  | { ok: false; code: number; message: string };
+export type UriFetchOutcome = { ok: true; bytes: Uint8Array } | { ok: false; code: number; message: string };
 
 /** Google's answer for an unreachable URL (googleapis/nodejs-vision#236). */
 const UNREACHABLE = 'We can not access the URL currently. Please download the content and pass it in.';
@@ -76,14 +74,20 @@ function getOnce(url: URL, policy: UriFetchPolicy, signal: AbortSignal): Promise
         reject(new FetchRefusal(GRPC_CODES.UNAVAILABLE, UNREACHABLE));
         return;
       }
-      const tooLarge = new FetchRefusal(GRPC_CODES.INVALID_ARGUMENT, `Image file at image.source.imageUri exceeds the ${policy.maxBytes / 1024 / 1024} MB limit.`);
+      const tooLarge = new FetchRefusal(
+        GRPC_CODES.INVALID_ARGUMENT,
+        `Image file at image.source.imageUri exceeds the ${policy.maxBytes / 1024 / 1024} MB limit.`,
+      );
       if (Number(response.headers['content-length'] ?? 0) > policy.maxBytes) {
         response.destroy();
         reject(tooLarge);
         return;
       }
       const budget = policy.bytesInFlight;
-      const busy = new FetchRefusal(GRPC_CODES.RESOURCE_EXHAUSTED, 'Too many image bytes are being fetched from image.source.imageUri at once; retry later.');
+      const busy = new FetchRefusal(
+        GRPC_CODES.RESOURCE_EXHAUSTED,
+        'Too many image bytes are being fetched from image.source.imageUri at once; retry later.',
+      );
       if (budget && budget.used + Number(response.headers['content-length'] ?? 0) > budget.max) {
         response.destroy();
         reject(busy);

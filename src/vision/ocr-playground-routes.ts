@@ -53,7 +53,8 @@ export const ocrPlaygroundRoutes: FastifyPluginAsync<OcrPlaygroundRoutesOptions>
     schema: {
       tags: ['vision'],
       summary: 'Detect text for the console playground (account token)',
-      description: 'The same request and response as `POST /api/vision/v1/images:annotate`, authorised by an account token on an owned project.',
+      description:
+        'The same request and response as `POST /api/vision/v1/images:annotate`, authorised by an account token on an owned project.',
       security: ACCOUNT_TOKEN_SECURITY,
       params: ProjectParams,
       body: BatchAnnotateImagesRequestSchema,
@@ -71,7 +72,8 @@ export const ocrPlaygroundRoutes: FastifyPluginAsync<OcrPlaygroundRoutesOptions>
       schema: {
         tags: ['vision'],
         summary: 'Detect text in PDF, TIFF and GIF pages for the console playground (account token)',
-        description: 'The same request and response as `POST /api/vision/v1/files:annotate`, authorised by an account token on an owned project.',
+        description:
+          'The same request and response as `POST /api/vision/v1/files:annotate`, authorised by an account token on an owned project.',
         security: ACCOUNT_TOKEN_SECURITY,
         params: ProjectParams,
         body: BatchAnnotateFilesRequestSchema,
@@ -79,7 +81,9 @@ export const ocrPlaygroundRoutes: FastifyPluginAsync<OcrPlaygroundRoutesOptions>
       },
       validatorCompiler: visionValidatorCompiler,
       handler: async (request: FastifyRequest<{ Body: BatchAnnotateFilesRequest; Querystring: SystemParameters }>, reply) => {
-        const { response, pages } = await annotateFile(request.body.requests[0], request.visionCaller!.projectId, fileDeps, { enumEncoding: enumEncodingOf(request.query) });
+        const { response, pages } = await annotateFile(request.body.requests[0], request.visionCaller!.projectId, fileDeps, {
+          enumEncoding: enumEncodingOf(request.query),
+        });
         request.visionImages = pages;
         return sendVisionJson(request, reply, { responses: [response] });
       },

@@ -118,11 +118,17 @@ function readMessage(schema: Schema, value: unknown, path: string, violations: F
     const name = key in properties ? key : bySnake.get(key);
     if (name === undefined) {
       const where = path ? ` at '${path}'` : '';
-      violations.push({ field: path || key, description: `Invalid JSON payload received. Unknown name ${JSON.stringify(key)}${where}: Cannot find field.` });
+      violations.push({
+        field: path || key,
+        description: `Invalid JSON payload received. Unknown name ${JSON.stringify(key)}${where}: Cannot find field.`,
+      });
       continue;
     }
     if (seen.has(name)) {
-      violations.push({ field: child(path, name), description: `Invalid JSON payload received. Duplicate field ${JSON.stringify(name)}${path ? ` at '${path}'` : ''}.` });
+      violations.push({
+        field: child(path, name),
+        description: `Invalid JSON payload received. Duplicate field ${JSON.stringify(name)}${path ? ` at '${path}'` : ''}.`,
+      });
       continue;
     }
     seen.add(name);

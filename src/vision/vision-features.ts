@@ -16,9 +16,11 @@ export interface FeaturePlan {
 
 export function planFeatures(features: ReadonlyArray<{ type?: FeatureType }>): FeaturePlan {
   const types = features.map((f) => f.type ?? 'TYPE_UNSPECIFIED');
-  const mode: OcrMode | undefined = types.includes('DOCUMENT_TEXT_DETECTION') ? 'document'
-    : types.includes('TEXT_DETECTION') ? 'text'
-    : undefined;
+  const mode: OcrMode | undefined = types.includes('DOCUMENT_TEXT_DETECTION')
+    ? 'document'
+    : types.includes('TEXT_DETECTION')
+      ? 'text'
+      : undefined;
   const unsupported = [...new Set(types.filter((t) => !SUPPORTED_FEATURES.includes(t)))];
   return { mode, unsupported };
 }

@@ -11,9 +11,13 @@ export function checkParent(request: FastifyRequest, projectId: string): void {
   const parent = (request.body as { parent?: unknown } | undefined)?.parent;
   const fromBody = typeof parent === 'string' ? /^projects\/([^/]+)(?:\/locations\/[^/]+)?$/.exec(parent) : undefined;
   if (typeof parent === 'string' && parent !== '' && !fromBody) {
-    throw new AppError('INVALID_ARGUMENT', `Invalid parent ${JSON.stringify(parent)}: expected projects/{project} or projects/{project}/locations/{location}.`, {
-      fieldViolations: [{ field: 'parent', description: 'expected projects/{project} or projects/{project}/locations/{location}' }],
-    });
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `Invalid parent ${JSON.stringify(parent)}: expected projects/{project} or projects/{project}/locations/{location}.`,
+      {
+        fieldViolations: [{ field: 'parent', description: 'expected projects/{project} or projects/{project}/locations/{location}' }],
+      },
+    );
   }
   for (const named of [fromPath, fromBody?.[1]]) {
     if (named !== undefined && named !== projectId) {

@@ -48,7 +48,10 @@ function normalizedVertex(p: Point, width: number, height: number): JsonObject {
   return put(put({}, 'x', n(p.x, width)), 'y', n(p.y, height));
 }
 
-function boundingPoly(quad: Quad, opts: Pick<SerializeOptions, 'filePage'> & { imageSize?: { width: number; height: number } }): JsonObject {
+function boundingPoly(
+  quad: Quad,
+  opts: Pick<SerializeOptions, 'filePage'> & { imageSize?: { width: number; height: number } },
+): JsonObject {
   if (opts.filePage && opts.imageSize) {
     const { width, height } = opts.imageSize;
     return { normalizedVertices: quad.map((p) => normalizedVertex(p, width, height)) };
@@ -87,17 +90,29 @@ export function fullTextAnnotation(result: OcrResult, serialize: SerializeOption
   const blocks = page.blocks.map((b) => {
     const block = put({}, 'property', property(b.languages, undefined, opts));
     block.boundingBox = boundingPoly(b.box, opts);
-    put(block, 'paragraphs', b.paragraphs.map((p) => {
-      const paragraph = put({}, 'property', property(p.languages, undefined, opts));
-      paragraph.boundingBox = boundingPoly(p.box, opts);
-      put(paragraph, 'words', p.words.map((w) => {
-        const word = put({}, 'property', property(w.languages, undefined, opts));
-        word.boundingBox = boundingPoly(w.box, opts);
-        put(word, 'symbols', w.symbols.map((s) => symbol(s, opts)));
-        return withConfidence(word, w.confidence, opts);
-      }));
-      return withConfidence(paragraph, p.confidence, opts);
-    }));
+    put(
+      block,
+      'paragraphs',
+      b.paragraphs.map((p) => {
+        const paragraph = put({}, 'property', property(p.languages, undefined, opts));
+        paragraph.boundingBox = boundingPoly(p.box, opts);
+        put(
+          paragraph,
+          'words',
+          p.words.map((w) => {
+            const word = put({}, 'property', property(w.languages, undefined, opts));
+            word.boundingBox = boundingPoly(w.box, opts);
+            put(
+              word,
+              'symbols',
+              w.symbols.map((s) => symbol(s, opts)),
+            );
+            return withConfidence(word, w.confidence, opts);
+          }),
+        );
+        return withConfidence(paragraph, p.confidence, opts);
+      }),
+    );
     block.blockType = opts.enumEncoding === 'int' ? BLOCK_TYPE_TEXT.number : BLOCK_TYPE_TEXT.name;
     return withConfidence(block, b.confidence, opts);
   });
@@ -116,7 +131,12 @@ function enclosingQuad(quads: Quad[]): Quad {
   const xs = quads.flatMap((q) => q.map((p) => p.x));
   const ys = quads.flatMap((q) => q.map((p) => p.y));
   const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  return [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+  return [
+    { x: x0, y: y0 },
+    { x: x1, y: y0 },
+    { x: x1, y: y1 },
+    { x: x0, y: y1 },
+  ];
 }
 
 /** `textAnnotations`: the whole text with its locale and enclosing polygon, then one entry per word. */

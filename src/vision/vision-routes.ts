@@ -29,7 +29,7 @@ export interface VisionRoutesOptions extends AnnotateDeps, FileRoutesOptions {
 export const VISION_PATHS = visionMethodPaths('images:annotate');
 
 const description =
-  'Google Cloud Vision v1 `images:annotate` (BatchAnnotateImages): request and response exactly as Google\'s, ' +
+  "Google Cloud Vision v1 `images:annotate` (BatchAnnotateImages): request and response exactly as Google's, " +
   'proto3 JSON (camelCase or snake_case names, enums by name or number). TEXT_DETECTION and ' +
   'DOCUMENT_TEXT_DETECTION are served; an entry that fails (bad image, unsupported feature) carries its ' +
   'own `error` inside a 200. Limits: 16 images, 10 MB body, 20 MB and 75 megapixels per image.';

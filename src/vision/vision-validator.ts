@@ -16,9 +16,8 @@ function querystringViolations(schema: TSchema, value: unknown): { value: unknow
   const violations = [...Value.Errors(schema, converted)].map((e) => {
     const field = e.path.slice(1).replace(/~1/g, '/').replace(/~0/g, '~') || 'query';
     const unknown = e.message.includes('additional') || e.message.includes('Unexpected property');
-    const names = unknown && converted && typeof converted === 'object'
-      ? Object.keys(converted).filter((k) => !(k in (schema.properties ?? {})))
-      : [];
+    const names =
+      unknown && converted && typeof converted === 'object' ? Object.keys(converted).filter((k) => !(k in (schema.properties ?? {}))) : [];
     const description = unknown
       ? `Invalid JSON payload received. Unknown name ${JSON.stringify(names[0] ?? field)}: Cannot bind query parameter.`
       : `Invalid value at '${field}', ${JSON.stringify(e.value)}: ${e.message}.`;

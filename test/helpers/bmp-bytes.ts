@@ -20,23 +20,34 @@ export interface BmpSpec {
 }
 
 function nearest(palette: Array<[number, number, number]>, [r, g, b]: number[]): number {
-  let best = 0, bestDistance = Infinity;
+  let best = 0,
+    bestDistance = Infinity;
   palette.forEach(([pr, pg, pb], i) => {
     const d = (pr - r) ** 2 + (pg - g) ** 2 + (pb - b) ** 2;
-    if (d < bestDistance) { best = i; bestDistance = d; }
+    if (d < bestDistance) {
+      best = i;
+      bestDistance = d;
+    }
   });
   return best;
 }
 
 /** A DIB: header (+ masks for a 40-byte BITFIELDS header), palette and pixel rows. */
-export function dibBytes(spec: BmpSpec, opts: { icon?: boolean; andMask?: (x: number, y: number) => boolean } = {}): { header: Buffer; palette: Buffer; pixels: Buffer } {
+export function dibBytes(
+  spec: BmpSpec,
+  opts: { icon?: boolean; andMask?: (x: number, y: number) => boolean } = {},
+): { header: Buffer; palette: Buffer; pixels: Buffer } {
   const { width, height } = spec;
   const bitCount = spec.bitCount ?? 24;
   const headerSize = spec.headerSize ?? 40;
-  const palette = bitCount <= 8 ? (spec.palette ?? Array.from({ length: 1 << bitCount }, (_, i) => {
-    const v = Math.round((i * 255) / ((1 << bitCount) - 1));
-    return [v, v, v] as [number, number, number];
-  })) : [];
+  const palette =
+    bitCount <= 8
+      ? (spec.palette ??
+        Array.from({ length: 1 << bitCount }, (_, i) => {
+          const v = Math.round((i * 255) / ((1 << bitCount) - 1));
+          return [v, v, v] as [number, number, number];
+        }))
+      : [];
   const compression = spec.bitfields ? 3 : 0;
   const storedHeight = (spec.topDown ? -height : height) * (opts.icon ? 2 : 1);
   const header = Buffer.alloc(headerSize + (headerSize === 40 && spec.bitfields ? 12 : 0));
@@ -55,12 +66,18 @@ export function dibBytes(spec: BmpSpec, opts: { icon?: boolean; andMask?: (x: nu
     header.writeUInt32LE(palette.length, 32);
     if (spec.bitfields) {
       const masks = bitCount === 16 ? [0xf800, 0x07e0, 0x001f, 0] : [0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000];
-      masks.forEach((m, i) => { if (40 + i * 4 + 4 <= header.length) header.writeUInt32LE(m >>> 0, 40 + i * 4); });
+      masks.forEach((m, i) => {
+        if (40 + i * 4 + 4 <= header.length) header.writeUInt32LE(m >>> 0, 40 + i * 4);
+      });
     }
   }
   const entry = headerSize === 12 ? 3 : 4;
   const paletteBytes = Buffer.alloc(palette.length * entry);
-  palette.forEach(([r, g, b], i) => { paletteBytes[i * entry] = b; paletteBytes[i * entry + 1] = g; paletteBytes[i * entry + 2] = r; });
+  palette.forEach(([r, g, b], i) => {
+    paletteBytes[i * entry] = b;
+    paletteBytes[i * entry + 1] = g;
+    paletteBytes[i * entry + 2] = r;
+  });
   const stride = Math.ceil((width * bitCount) / 32) * 4;
   const andStride = Math.ceil(width / 32) * 4;
   const pixels = Buffer.alloc(stride * height + (opts.andMask ? andStride * height : 0));
@@ -74,10 +91,15 @@ export function dibBytes(spec: BmpSpec, opts: { icon?: boolean; andMask?: (x: nu
         const bit = x * bitCount;
         pixels[at + (bit >> 3)] |= index << (8 - bitCount - (bit & 7));
       } else if (bitCount === 16) {
-        pixels.writeUInt16LE(spec.bitfields ? ((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3) : ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3), at + x * 2);
+        pixels.writeUInt16LE(
+          spec.bitfields ? ((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3) : ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3),
+          at + x * 2,
+        );
       } else {
         const o = at + x * (bitCount / 8);
-        pixels[o] = b; pixels[o + 1] = g; pixels[o + 2] = r;
+        pixels[o] = b;
+        pixels[o + 1] = g;
+        pixels[o + 2] = r;
         if (bitCount === 32) pixels[o + 3] = a;
       }
       if (opts.andMask?.(x, y)) pixels[stride * height + row * andStride + (x >> 3)] |= 0x80 >> (x & 7);
@@ -104,7 +126,11 @@ export function icoFile(images: Buffer[], count = images.length): Buffer {
   directory.writeUInt16LE(1, 2);
   directory.writeUInt16LE(count, 4);
   let offset = directory.length;
-  const offsets = images.map((image) => { const at = offset; offset += image.length; return at; });
+  const offsets = images.map((image) => {
+    const at = offset;
+    offset += image.length;
+    return at;
+  });
   for (let i = 0; i < count; i++) {
     const image = images[i % images.length];
     const e = 6 + i * 16;

@@ -16,7 +16,10 @@ export interface CliResult {
 /** The real CLI process (`bin/legible.js`), optionally fed on standard input. */
 export function runCli(args: string[], stdin?: Buffer | 'inherit'): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     if (Buffer.isBuffer(stdin)) child.stdin.end(stdin);
     else child.stdin.end();
     child.stdin.on('error', () => {}); // the CLI may stop reading an oversized input early

@@ -12,9 +12,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** PostgreSQL and Redis for the multi-process suite; both must be set (`.ci/run` sets them). */
 export const CLUSTER_POSTGRES_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 export const CLUSTER_REDIS_URL = process.env.REDIS_URL?.startsWith('redis') ? process.env.REDIS_URL : undefined;
-export const CLUSTER_SKIP = CLUSTER_POSTGRES_URL && CLUSTER_REDIS_URL
-  ? false
-  : 'multi-node tests need DATABASE_URL=postgres://… and REDIS_URL=redis://… (.ci/run sets both)';
+export const CLUSTER_SKIP =
+  CLUSTER_POSTGRES_URL && CLUSTER_REDIS_URL
+    ? false
+    : 'multi-node tests need DATABASE_URL=postgres://… and REDIS_URL=redis://… (.ci/run sets both)';
 
 export const CLUSTER_PEPPER = 'cluster-test-pepper-0123456789';
 
@@ -30,7 +31,13 @@ export function withDatabase(url: string, database: string, port?: number): stri
  * A fresh PostgreSQL database of its own (LISTEN/NOTIFY channels are per database, so parallel
  * test files never hear each other), migrated, with one account; dropped by `drop()`.
  */
-export async function createClusterDatabase(): Promise<{ name: string; url: string; token: string; accountId: string; drop(): Promise<void> }> {
+export async function createClusterDatabase(): Promise<{
+  name: string;
+  url: string;
+  token: string;
+  accountId: string;
+  drop(): Promise<void>;
+}> {
   const name = `lgc_${crypto.randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: CLUSTER_POSTGRES_URL });
   await admin.connect();
@@ -124,7 +131,12 @@ export interface HttpResult {
   body: any;
 }
 
-export async function call(base: string, method: string, url: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
   const res = await fetch(base + url, {
     method,
     headers: {

@@ -41,7 +41,12 @@ export async function setupProject(
   projectId: string,
   opts: { apis?: string[]; key?: Record<string, unknown> } = {},
 ): Promise<{ projectId: string; keyId?: string; keyString?: string }> {
-  const created = await app.inject({ method: 'POST', url: `/api/accounts/${account.accountId}/projects`, headers: account.headers, payload: { projectId } });
+  const created = await app.inject({
+    method: 'POST',
+    url: `/api/accounts/${account.accountId}/projects`,
+    headers: account.headers,
+    payload: { projectId },
+  });
   if (created.statusCode !== 201) throw new Error(`project create failed: ${created.body}`);
   for (const api of opts.apis ?? []) {
     const r = await app.inject({ method: 'POST', url: `/api/projects/${projectId}/apis`, headers: account.headers, payload: { api } });
@@ -136,6 +141,8 @@ export async function assertSetupRouteAuth(t: TestContext, f: AuthMatrixFixture,
     assertError(t, await send({}, `${route.url}${sep}key=${f.apiKey}`), 401, 'ACCESS_TOKEN_TYPE_UNSUPPORTED');
   });
   if (route.tenantScoped) {
-    await t.test(`${label}: another account's token`, async (t: TestContext) => assertError(t, await send(f.stranger.headers), 404, 'NOT_FOUND'));
+    await t.test(`${label}: another account's token`, async (t: TestContext) =>
+      assertError(t, await send(f.stranger.headers), 404, 'NOT_FOUND'),
+    );
   }
 }

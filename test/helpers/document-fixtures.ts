@@ -12,12 +12,17 @@ function svg(width: number, height: number, lines: readonly string[], size: numb
   const texts = lines
     .map((t, i) => `<text x="${size}" y="${size * 1.6 * (i + 1)}" font-family="DejaVu Sans" font-size="${size}" fill="black">${t}</text>`)
     .join('');
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`);
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`,
+  );
 }
 
 /** A picture of text, as a scanner would produce (PNG). */
 export async function textImage(lines: readonly string[], width = 1000, height = 400, size = 48): Promise<Buffer> {
-  return sharp(svg(width, height, lines, size)).flatten({ background: '#fff' }).png().toBuffer();
+  return sharp(svg(width, height, lines, size))
+    .flatten({ background: '#fff' })
+    .png()
+    .toBuffer();
 }
 
 export type PdfPageSpec =
@@ -45,12 +50,16 @@ export async function makePdf(pages: readonly PdfPageSpec[]): Promise<Uint8Array
 
 export async function multiPageTiff(pages: readonly string[][]): Promise<Buffer> {
   const images = await Promise.all(pages.map((lines) => textImage(lines, 900, 300)));
-  return sharp(images, { join: { animated: true } }).tiff({ compression: 'lzw' }).toBuffer();
+  return sharp(images, { join: { animated: true } })
+    .tiff({ compression: 'lzw' })
+    .toBuffer();
 }
 
 export async function animatedGif(frames: readonly string[][]): Promise<Buffer> {
   const images = await Promise.all(frames.map((lines) => textImage(lines, 900, 300)));
-  return sharp(images, { join: { animated: true } }).gif({ loop: 0, delay: frames.map(() => 500) }).toBuffer();
+  return sharp(images, { join: { animated: true } })
+    .gif({ loop: 0, delay: frames.map(() => 500) })
+    .toBuffer();
 }
 
 /** A PDF from numbered objects, with a correct xref table (bodies are latin1 strings or bytes). */
@@ -60,18 +69,31 @@ export function rawPdf(objects: ReadonlyArray<string | Buffer>, trailerExtra = '
   let length = parts[0].length;
   objects.forEach((body, i) => {
     offsets.push(length);
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), typeof body === 'string' ? Buffer.from(body, 'latin1') : body, Buffer.from('\nendobj\n', 'latin1')]);
+    const chunk = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`, 'latin1'),
+      typeof body === 'string' ? Buffer.from(body, 'latin1') : body,
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
     parts.push(chunk);
     length += chunk.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  parts.push(
+    Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${length}\n%%EOF\n`, 'latin1'),
+  );
   return Buffer.concat(parts);
 }
 
 /** ~1 KB: one page declaring a 200 000 × 200 000 pt MediaBox. */
 export function hugePagePdf(): Buffer {
-  return rawPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200000 200000] >>']);
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200000 200000] >>',
+  ]);
 }
 
 /** `count` empty pages, each its own object. */
@@ -101,19 +123,26 @@ export async function bombPdf(inflatedMb: number): Promise<Buffer> {
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
-    Buffer.concat([Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream', 'latin1')]),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'),
+      stream,
+      Buffer.from('\nendstream', 'latin1'),
+    ]),
   ]);
 }
 
 /** Encrypted with the standard security handler and a user password we do not know. */
 export function encryptedPdf(): Buffer {
   const hex32 = 'ab'.repeat(32);
-  return rawPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
-    `<< /Filter /Standard /V 1 /R 2 /O <${hex32}> /U <${hex32}> /P -4 >>`,
-  ], `/Encrypt 4 0 R /ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>] `);
+  return rawPdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+      `<< /Filter /Standard /V 1 /R 2 /O <${hex32}> /U <${hex32}> /P -4 >>`,
+    ],
+    `/Encrypt 4 0 R /ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>] `,
+  );
 }
 
 /** A text page whose document opens with JavaScript (never run by Legible). */

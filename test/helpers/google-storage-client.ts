@@ -8,7 +8,9 @@ import { Storage } from '@google-cloud/storage';
  * storage 7 (the last line that runs on Node 20) reads plain-object headers, while the newer
  * google-auth-library at the top level returns a `Headers` instance it would drop.
  */
-const { OAuth2Client } = createRequire(createRequire(import.meta.url).resolve('@google-cloud/storage'))('google-auth-library') as typeof import('google-auth-library');
+const { OAuth2Client } = createRequire(createRequire(import.meta.url).resolve('@google-cloud/storage'))(
+  'google-auth-library',
+) as typeof import('google-auth-library');
 
 export function googleStorage(base: string, projectId: string, apiKey: string): Storage {
   return new Storage({ apiEndpoint: base, projectId, useAuthWithCustomEndpoint: true, authClient: new OAuth2Client({ apiKey }) as never });

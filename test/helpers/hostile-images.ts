@@ -39,7 +39,27 @@ function pngBomb(width: number, height: number): Buffer {
 }
 
 function jpegHeaderOnly(width: number, height: number): Buffer {
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 255, width >> 8, width & 255, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+  const sof = Buffer.from([
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 255,
+    width >> 8,
+    width & 255,
+    0x03,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+  ]);
   return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, Buffer.from([0xff, 0xd9])]);
 }
 
@@ -63,8 +83,15 @@ function gifScreen(width: number, height: number, frame: Buffer): Buffer {
 function tiffHeaderOnly(width: number, height: number, stripOffset: number): Buffer {
   // Little-endian TIFF, one IFD: width, height, bits 8, no compression, photometric 1, strip offset, 1 sample, rows per strip, strip byte count.
   const entries: Array<[number, number, number, number]> = [
-    [256, 4, 1, width], [257, 4, 1, height], [258, 3, 1, 8], [259, 3, 1, 1], [262, 3, 1, 1],
-    [273, 4, 1, stripOffset], [277, 3, 1, 1], [278, 4, 1, height], [279, 4, 1, width * height],
+    [256, 4, 1, width],
+    [257, 4, 1, height],
+    [258, 3, 1, 8],
+    [259, 3, 1, 1],
+    [262, 3, 1, 1],
+    [273, 4, 1, stripOffset],
+    [277, 3, 1, 1],
+    [278, 4, 1, height],
+    [279, 4, 1, width * height],
   ];
   const ifd = Buffer.alloc(2 + entries.length * 12 + 4);
   ifd.writeUInt16LE(entries.length, 0);
@@ -82,27 +109,61 @@ function tiffHeaderOnly(width: number, height: number, stripOffset: number): Buf
 
 /** An ISO-BMFF file: ftyp with `brand`, then random boxes. */
 function isoBmff(brand: string, rest: Buffer): Buffer {
-  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftyp'), Buffer.from(brand), Buffer.alloc(4), Buffer.from('mif1'), Buffer.from(brand)]);
+  const ftyp = Buffer.concat([
+    Buffer.from([0, 0, 0, 24]),
+    Buffer.from('ftyp'),
+    Buffer.from(brand),
+    Buffer.alloc(4),
+    Buffer.from('mif1'),
+    Buffer.from(brand),
+  ]);
   return Buffer.concat([ftyp, rest]);
 }
 
 const half = (b: Buffer) => b.subarray(0, Math.floor(b.length / 2));
 
 export async function hostileImages(): Promise<HostileImage[]> {
-  const text = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="320" height="80"><rect width="100%" height="100%" fill="white"/><text x="10" y="50" font-size="32">Hostile 42</text></svg>');
+  const text = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="80"><rect width="100%" height="100%" fill="white"/><text x="10" y="50" font-size="32">Hostile 42</text></svg>',
+  );
   const small = await sharp(text).flatten({ background: '#fff' }).png().toBuffer();
   const jpeg = await sharp(small).jpeg().toBuffer();
   const gif = await sharp(small).gif().toBuffer();
   const webp = await sharp(small).webp().toBuffer();
   const avif = await sharp(small).avif().toBuffer();
   const tiff = await sharp(small).tiff().toBuffer();
-  const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } }).png().toBuffer();
-  const manyFrames = await sharp(Array.from({ length: 300 }, () => blank), { join: { animated: true } }).gif().toBuffer();
-  const manyWebpFrames = await sharp(Array.from({ length: 300 }, () => blank), { join: { animated: true } }).webp().toBuffer();
-  const manyPages = await sharp(Array.from({ length: 200 }, () => blank), { join: { animated: true } }).tiff().toBuffer().catch(() => tiff);
-  const tiffBomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#000' } }).greyscale().tiff({ compression: 'deflate' }).toBuffer();
-  const webpBig = await sharp({ create: { width: 16000, height: 4000, channels: 3, background: '#000' } }).webp({ lossless: true }).toBuffer();
-  const gifBig = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#000' } }).gif().toBuffer();
+  const blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } })
+    .png()
+    .toBuffer();
+  const manyFrames = await sharp(
+    Array.from({ length: 300 }, () => blank),
+    { join: { animated: true } },
+  )
+    .gif()
+    .toBuffer();
+  const manyWebpFrames = await sharp(
+    Array.from({ length: 300 }, () => blank),
+    { join: { animated: true } },
+  )
+    .webp()
+    .toBuffer();
+  const manyPages = await sharp(
+    Array.from({ length: 200 }, () => blank),
+    { join: { animated: true } },
+  )
+    .tiff()
+    .toBuffer()
+    .catch(() => tiff);
+  const tiffBomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#000' } })
+    .greyscale()
+    .tiff({ compression: 'deflate' })
+    .toBuffer();
+  const webpBig = await sharp({ create: { width: 16000, height: 4000, channels: 3, background: '#000' } })
+    .webp({ lossless: true })
+    .toBuffer();
+  const gifBig = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#000' } })
+    .gif()
+    .toBuffer();
   const dib64 = iconDib({ width: 256, height: 256, bitCount: 32, pixel: () => [255, 255, 255] });
   const pngEntry = Buffer.concat([PNG_SIGNATURE, ihdr(20000, 20000, 2), chunk('IEND', Buffer.alloc(0))]);
   const rle = (() => {
@@ -138,7 +199,9 @@ export async function hostileImages(): Promise<HostileImage[]> {
   negativeWidth.writeInt32LE(-8, 18);
   const icoOutside = icoFile([iconDib({ width: 16, height: 16, pixel: () => [0, 0, 0] })]);
   icoOutside.writeUInt32LE(0x7fffff00, 6 + 12);
-  const exifBomb = withSegments(jpeg, 0xe1, 120, (i) => Buffer.concat([Buffer.from('Exif\0\0II*\0'), crypto.randomBytes(8), Buffer.alloc(65000, i)]));
+  const exifBomb = withSegments(jpeg, 0xe1, 120, (i) =>
+    Buffer.concat([Buffer.from('Exif\0\0II*\0'), crypto.randomBytes(8), Buffer.alloc(65000, i)]),
+  );
   const comBomb = withSegments(jpeg, 0xfe, 100, () => Buffer.alloc(65000, 0x41));
   const zTxt = Buffer.concat([Buffer.from('Comment\0\0'), zlib.deflateSync(Buffer.alloc(50_000_000))]);
   const pngZtxt = Buffer.concat([small.subarray(0, 33), chunk('zTXt', zTxt), small.subarray(33)]);
@@ -173,7 +236,10 @@ export async function hostileImages(): Promise<HostileImage[]> {
     { name: 'webp-16000x4000-lossless', bytes: webpBig },
     { name: 'webp-300-frames', bytes: manyWebpFrames },
     { name: 'webp-truncated', bytes: half(webp) },
-    { name: 'webp-riff-random', bytes: Buffer.concat([Buffer.from('RIFF'), Buffer.from([0xff, 0xff, 0xff, 0x7f]), Buffer.from('WEBPVP8L'), crypto.randomBytes(3000)]) },
+    {
+      name: 'webp-riff-random',
+      bytes: Buffer.concat([Buffer.from('RIFF'), Buffer.from([0xff, 0xff, 0xff, 0x7f]), Buffer.from('WEBPVP8L'), crypto.randomBytes(3000)]),
+    },
     { name: 'tiff-200-pages', bytes: manyPages },
     { name: 'tiff-deflate-8000x8000', bytes: tiffBomb },
     { name: 'tiff-header-100000x100000', bytes: tiffHeaderOnly(100000, 100000, 8) },
@@ -186,7 +252,10 @@ export async function hostileImages(): Promise<HostileImage[]> {
     { name: 'bmp-truncated', bytes: half(bmpFile({ width: 300, height: 200, pixel: () => [0, 0, 0] })) },
     { name: 'bmp-palette-2^31-colors', bytes: paletteClaim },
     { name: 'bmp-negative-width', bytes: negativeWidth },
-    { name: 'bmp-v5-header', bytes: bmpFile({ width: 320, height: 80, headerSize: 124, gap: 30, pixel: (x, y) => ((x + y) % 7 ? [255, 255, 255] : [0, 0, 0]) }) },
+    {
+      name: 'bmp-v5-header',
+      bytes: bmpFile({ width: 320, height: 80, headerSize: 124, gap: 30, pixel: (x, y) => ((x + y) % 7 ? [255, 255, 255] : [0, 0, 0]) }),
+    },
     { name: 'ico-150-entries', bytes: icoFile([dib64], 150) },
     { name: 'ico-64-entries-one-bitmap', bytes: icoFile([dib64], 64) },
     { name: 'ico-entry-outside-file', bytes: icoOutside },

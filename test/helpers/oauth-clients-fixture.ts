@@ -53,7 +53,12 @@ export const webClient = {
 /** Asserts Google's envelope (API.md §4) and returns its `error`. */
 export function envelope(res: { statusCode: number; json(): any }): { code: number; status: string; message: string; details?: any[] } {
   const body = res.json();
-  if (!body?.error || body.error.code !== res.statusCode || typeof body.error.status !== 'string' || typeof body.error.message !== 'string') {
+  if (
+    !body?.error ||
+    body.error.code !== res.statusCode ||
+    typeof body.error.status !== 'string' ||
+    typeof body.error.message !== 'string'
+  ) {
     throw new Error(`not Google's envelope (${res.statusCode}): ${JSON.stringify(body)}`);
   }
   return body.error;

@@ -34,7 +34,12 @@ const UNDECLARED: Record<string, AuthKind> = {
   'GET /docs/static/*': 'public',
   'GET /console/assets/*': 'public',
   // Vision methods Legible does not implement: Google's 404/501 envelope (and CORS preflight), before any key.
-  ...Object.fromEntries(['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'].flatMap((m) => [[`${m} /api/vision/v1/*`, 'public'], [`${m} /v1/*`, 'public']])),
+  ...Object.fromEntries(
+    ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'].flatMap((m) => [
+      [`${m} /api/vision/v1/*`, 'public'],
+      [`${m} /v1/*`, 'public'],
+    ]),
+  ),
   'GET /storage/v1/b/:bucket': 'apiKey',
   'GET /download/storage/v1/b/:bucket/o/*': 'apiKey',
 };
@@ -50,19 +55,25 @@ function declaredAuth(route: RouteOptions): AuthKind | undefined {
 /** One entry per method and pattern; HEAD twins of GET routes are left out (they answer as the GET does). */
 export function classifyRoutes(routes: RouteOptions[]): RegisteredRoute[] {
   return routes.flatMap((route) =>
-    [route.method].flat().filter((method) => method !== 'HEAD').map((method) => ({
-      method,
-      url: route.url,
-      auth: declaredAuth(route) ?? UNDECLARED[`${method} ${route.url}`],
-    })),
+    [route.method]
+      .flat()
+      .filter((method) => method !== 'HEAD')
+      .map((method) => ({
+        method,
+        url: route.url,
+        auth: declaredAuth(route) ?? UNDECLARED[`${method} ${route.url}`],
+      })),
   );
 }
 
 /** The pattern filled in with ids (`:project` → `ids.project`; a `::` is a literal colon). */
 export function fillPattern(url: string, ids: Record<string, string>): string {
-  return url.replace(/::/g, '\0').replace(/:(\w+)(\([^)]*\))?/g, (_, name: string) => {
-    const id = ids[name];
-    if (id === undefined) throw new Error(`no id for :${name} in ${url}`);
-    return id;
-  }).replace(/\0/g, ':');
+  return url
+    .replace(/::/g, '\0')
+    .replace(/:(\w+)(\([^)]*\))?/g, (_, name: string) => {
+      const id = ids[name];
+      if (id === undefined) throw new Error(`no id for :${name} in ${url}`);
+      return id;
+    })
+    .replace(/\0/g, ':');
 }

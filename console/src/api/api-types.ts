@@ -8,11 +8,27 @@ import type { KeyRestrictions } from '../../../src/api-keys/api-keys-schemas.ts'
 
 export type { AccountToken, CreatedToken, TokenList, Whoami } from '../../../src/accounts/accounts-schemas.ts';
 export type {
-  ApiKey, ApiKeyList, CreateApiKeyBody, CreatedApiKey, KeyRestrictions, RestrictionsInput, RotateApiKeyBody, RotatedApiKey, UpdateApiKeyBody,
+  ApiKey,
+  ApiKeyList,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  KeyRestrictions,
+  RestrictionsInput,
+  RotateApiKeyBody,
+  RotatedApiKey,
+  UpdateApiKeyBody,
 } from '../../../src/api-keys/api-keys-schemas.ts';
 export type { AuditEntry, AuditList } from '../../../src/audit/audit-schemas.ts';
 export type {
-  AuthMethod, ClientSecret, ClientSecretCreateBody, ClientSecretCreated, ClientSecretList, GrantType, OAuthClient, OAuthClientCreateBody, OAuthClientCreated,
+  AuthMethod,
+  ClientSecret,
+  ClientSecretCreateBody,
+  ClientSecretCreated,
+  ClientSecretList,
+  GrantType,
+  OAuthClient,
+  OAuthClientCreateBody,
+  OAuthClientCreated,
   OAuthClientList,
 } from '../../../src/oauth-clients/oauth-clients-schemas.ts';
 export type { ApiName } from '../../../src/projects/api-catalog.ts';

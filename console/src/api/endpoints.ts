@@ -1,8 +1,26 @@
 import { apiPath as p, type ApiClient } from './api-client.ts';
 import type {
-  AccountToken, ApiKey, ApiKeyList, AuditList, Catalog, ClientSecret, ClientSecretCreateBody, ClientSecretCreated, CreateApiKeyBody, CreatedApiKey,
-  CreatedToken, CreateProjectBody, OAuthClient, OAuthClientCreateBody, OAuthClientCreated, Project, ProjectApi, ProjectApiList, RotatedApiKey,
-  TokenList, UpdateApiKeyBody,
+  AccountToken,
+  ApiKey,
+  ApiKeyList,
+  AuditList,
+  Catalog,
+  ClientSecret,
+  ClientSecretCreateBody,
+  ClientSecretCreated,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  CreatedToken,
+  CreateProjectBody,
+  OAuthClient,
+  OAuthClientCreateBody,
+  OAuthClientCreated,
+  Project,
+  ProjectApi,
+  ProjectApiList,
+  RotatedApiKey,
+  TokenList,
+  UpdateApiKeyBody,
 } from './api-types.ts';
 
 /**
@@ -15,7 +33,9 @@ async function listAll<T>(api: ApiClient, path: string, field: string, max = 100
   let pageToken: string | undefined;
   do {
     const sep = path.includes('?') ? '&' : '?';
-    const page = await api.get<Record<string, unknown>>(`${path}${sep}pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`);
+    const page = await api.get<Record<string, unknown>>(
+      `${path}${sep}pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`,
+    );
     out.push(...((page[field] as T[] | undefined) ?? []));
     pageToken = page.nextPageToken as string | undefined;
   } while (pageToken && out.length < max);
@@ -25,8 +45,7 @@ async function listAll<T>(api: ApiClient, path: string, field: string, max = 100
 export const projectsApi = {
   list: (api: ApiClient, account: string) => listAll<Project>(api, p`/api/accounts/${account}/projects`, 'projects'),
   get: (api: ApiClient, project: string) => api.get<Project>(p`/api/projects/${project}`),
-  create: (api: ApiClient, account: string, body: CreateProjectBody) =>
-    api.post<Project>(p`/api/accounts/${account}/projects`, body),
+  create: (api: ApiClient, account: string, body: CreateProjectBody) => api.post<Project>(p`/api/accounts/${account}/projects`, body),
   remove: (api: ApiClient, project: string) => api.del<Project>(p`/api/projects/${project}`),
 };
 
@@ -52,7 +71,8 @@ export const apiKeysApi = {
 
 export const oauthApi = {
   list: (api: ApiClient, project: string) => listAll<OAuthClient>(api, p`/api/projects/${project}/oauth-clients`, 'oauthClients'),
-  create: (api: ApiClient, project: string, body: OAuthClientCreateBody) => api.post<OAuthClientCreated>(p`/api/projects/${project}/oauth-clients`, body),
+  create: (api: ApiClient, project: string, body: OAuthClientCreateBody) =>
+    api.post<OAuthClientCreated>(p`/api/projects/${project}/oauth-clients`, body),
   remove: (api: ApiClient, project: string, clientId: string) => api.del<unknown>(p`/api/projects/${project}/oauth-clients/${clientId}`),
   secrets: (api: ApiClient, project: string, clientId: string) =>
     listAll<ClientSecret>(api, p`/api/projects/${project}/oauth-clients/${clientId}/secrets`, 'secrets'),
@@ -63,7 +83,8 @@ export const oauthApi = {
 };
 
 export const tokensApi = {
-  list: async (api: ApiClient, account: string) => (await api.get<TokenList>(`${p`/api/accounts/${account}/tokens`}?pageSize=100&showRevoked=true`)).tokens,
+  list: async (api: ApiClient, account: string) =>
+    (await api.get<TokenList>(`${p`/api/accounts/${account}/tokens`}?pageSize=100&showRevoked=true`)).tokens,
   create: (api: ApiClient, account: string) => api.post<CreatedToken>(p`/api/accounts/${account}/tokens`, {}),
   revoke: (api: ApiClient, account: string, tokenId: string) => api.del<AccountToken>(p`/api/accounts/${account}/tokens/${tokenId}`),
 };

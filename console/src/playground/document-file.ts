@@ -26,7 +26,11 @@ export function annotateFileRequest(base64: string, mimeType: string, page: numb
 }
 
 export interface FilePageResponse {
-  responses?: Array<{ responses?: Array<AnnotateImageResponse & { context?: { pageNumber?: number } }>; totalPages?: number; error?: { code?: number; message?: string } }>;
+  responses?: Array<{
+    responses?: Array<AnnotateImageResponse & { context?: { pageNumber?: number } }>;
+    totalPages?: number;
+    error?: { code?: number; message?: string };
+  }>;
 }
 
 type NormalizedPoly = BoundingPoly & { normalizedVertices?: Array<{ x?: number; y?: number }> };
@@ -48,7 +52,10 @@ export function pageInPixels(response: AnnotateImageResponse): { response: Annot
   const scale = <T extends { boundingBox?: BoundingPoly }>(x: T): T => ({ ...x, boundingBox: toPixels(x.boundingBox, width, height) });
   const pages = response.fullTextAnnotation?.pages?.map((p) => ({
     ...p,
-    blocks: p.blocks?.map((b) => ({ ...scale(b), paragraphs: b.paragraphs?.map((para) => ({ ...scale(para), words: para.words?.map(scale) })) })),
+    blocks: p.blocks?.map((b) => ({
+      ...scale(b),
+      paragraphs: b.paragraphs?.map((para) => ({ ...scale(para), words: para.words?.map(scale) })),
+    })),
   }));
   return {
     width,

@@ -29,8 +29,16 @@ export function OcrOverlay(props: {
               ? props.boxes
                   .filter((b) => b.level === level)
                   .map((b, i) => (
-                    <polygon key={`${level}-${i}`} points={b.points} class={`box box-${level}`} stroke-width={level === 'word' ? stroke : stroke * 1.3}>
-                      <title>{b.text}{b.confidence !== undefined ? ` (${Math.round(b.confidence * 100)}%)` : ''}</title>
+                    <polygon
+                      key={`${level}-${i}`}
+                      points={b.points}
+                      class={`box box-${level}`}
+                      stroke-width={level === 'word' ? stroke : stroke * 1.3}
+                    >
+                      <title>
+                        {b.text}
+                        {b.confidence !== undefined ? ` (${Math.round(b.confidence * 100)}%)` : ''}
+                      </title>
                     </polygon>
                   ))
               : null,

@@ -61,7 +61,11 @@ export function PlaygroundResults(props: { imageUrl: string; fileName: string; r
           <div class="result-file">
             <Icon name="image" />
             <span class="truncate">{props.fileName}</span>
-            {size && <span class="muted">{size.width}×{size.height}</span>}
+            {size && (
+              <span class="muted">
+                {size.width}×{size.height}
+              </span>
+            )}
           </div>
           <fieldset class="toggles">
             <legend class="sr-only">Boxes to draw</legend>
@@ -123,9 +127,19 @@ export function PlaygroundResults(props: { imageUrl: string; fileName: string; r
           <div role="tabpanel" id={`view-panel-${view}`} aria-labelledby={`view-tab-${view}`} class="view-panel">
             {view === 'text' && (
               <>
-                <div class="panel-actions"><CopyButton text={text} label="Copy text" fallbackTarget={() => textRef.current} /></div>
+                <div class="panel-actions">
+                  <CopyButton text={text} label="Copy text" fallbackTarget={() => textRef.current} />
+                </div>
                 {text ? (
-                  <textarea ref={textRef} class="result-text" readOnly value={text} rows={Math.min(16, Math.max(3, text.split('\n').length + 1))} aria-label="Recognised text" data-testid="ocr-text" />
+                  <textarea
+                    ref={textRef}
+                    class="result-text"
+                    readOnly
+                    value={text}
+                    rows={Math.min(16, Math.max(3, text.split('\n').length + 1))}
+                    aria-label="Recognised text"
+                    data-testid="ocr-text"
+                  />
                 ) : (
                   <p class="muted">{imageError ?? 'No text was found.'}</p>
                 )}
@@ -133,16 +147,25 @@ export function PlaygroundResults(props: { imageUrl: string; fileName: string; r
             )}
             {view === 'json' && (
               <>
-                <div class="panel-actions"><CopyButton text={json} label="Copy JSON" /></div>
-                <pre class="code-block" tabIndex={0} aria-label="Raw JSON response">{json}</pre>
+                <div class="panel-actions">
+                  <CopyButton text={json} label="Copy JSON" />
+                </div>
+                <pre class="code-block" tabIndex={0} aria-label="Raw JSON response">
+                  {json}
+                </pre>
               </>
             )}
             {view === 'curl' && (
               <>
-                <div class="panel-actions"><CopyButton text={curl} label="Copy command" /></div>
-                <pre class="code-block" tabIndex={0} aria-label="curl command">{curl}</pre>
+                <div class="panel-actions">
+                  <CopyButton text={curl} label="Copy command" />
+                </div>
+                <pre class="code-block" tabIndex={0} aria-label="curl command">
+                  {curl}
+                </pre>
                 <p class="field-hint">
-                  Run it next to <code>{run.fileName}</code> with <code>export LEGIBLE_API_KEY=…</code> set to a key of this project (API keys tab).
+                  Run it next to <code>{run.fileName}</code> with <code>export LEGIBLE_API_KEY=…</code> set to a key of this project (API
+                  keys tab).
                 </p>
               </>
             )}

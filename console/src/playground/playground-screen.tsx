@@ -45,12 +45,22 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
     if (projects.data && !projects.data.some((p) => p.projectId === projectId)) setProjectId(pickProject(projects.data, wanted));
   }, [projects.data, wanted]);
 
-  useEffect(() => () => { if (imageUrl?.startsWith('blob:')) URL.revokeObjectURL(imageUrl); }, [imageUrl]);
+  useEffect(
+    () => () => {
+      if (imageUrl?.startsWith('blob:')) URL.revokeObjectURL(imageUrl);
+    },
+    [imageUrl],
+  );
 
   const project = projects.data?.find((p) => p.projectId === projectId);
   const canRun = credential === 'key' ? apiKey.trim() !== '' : Boolean(project?.ocrEnabled);
 
-  const executeDocument = async (document: File, mimeType: string, pageNumber: number, options: { type: DetectionType; languageHints: string[] }) => {
+  const executeDocument = async (
+    document: File,
+    mimeType: string,
+    pageNumber: number,
+    options: { type: DetectionType; languageHints: string[] },
+  ) => {
     const body = annotateFileRequest(await readAsBase64(document), mimeType, pageNumber, options);
     const started = performance.now();
     const answer =
@@ -64,14 +74,26 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
     const shown = pageResponse ? pageInPixels(pageResponse) : undefined;
     setImageUrl(blankPageUrl(shown?.width ?? 612, shown?.height ?? 792));
     const response = { responses: [shown?.response ?? { error: fileResponse?.error ?? { message: 'No page in the answer.' } }] };
-    setRun({ response, raw: answer, elapsedMs, options, fileName: document.name, document: { mimeType, page: pageNumber }, via: credential });
+    setRun({
+      response,
+      raw: answer,
+      elapsedMs,
+      options,
+      fileName: document.name,
+      document: { mimeType, page: pageNumber },
+      via: credential,
+    });
   };
 
   const execute = async (image: File | undefined = file, pageNumber: number = page) => {
     if (!image) return;
     setError(undefined);
     if (image.size > MAX_PLAYGROUND_IMAGE_BYTES) {
-      setError(new Error(`This image is ${formatBytes(image.size)}; the console can send images up to ${formatBytes(MAX_PLAYGROUND_IMAGE_BYTES)} (the API's 10 MB JSON body limit, base64-encoded).`));
+      setError(
+        new Error(
+          `This image is ${formatBytes(image.size)}; the console can send images up to ${formatBytes(MAX_PLAYGROUND_IMAGE_BYTES)} (the API's 10 MB JSON body limit, base64-encoded).`,
+        ),
+      );
       return;
     }
     if (!canRun) return;
@@ -140,22 +162,40 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
       </header>
       <ErrorBanner error={projects.error} onRetry={projects.reload} />
       {projects.loading && !projects.data ? (
-        <div class="card"><SkeletonRows rows={3} label="Loading projects" /></div>
+        <div class="card">
+          <SkeletonRows rows={3} label="Loading projects" />
+        </div>
       ) : noProjects ? (
         <div class="card">
-          <EmptyState icon="scan" title="Create a project to try OCR" action={<a class="btn btn-primary" href={href({ name: 'projects' })}><Icon name="plus" /> Create a project</a>}>
+          <EmptyState
+            icon="scan"
+            title="Create a project to try OCR"
+            action={
+              <a class="btn btn-primary" href={href({ name: 'projects' })}>
+                <Icon name="plus" /> Create a project
+              </a>
+            }
+          >
             The playground runs on one of your projects and counts toward its usage and rate limit.
           </EmptyState>
         </div>
       ) : (
         <div class="playground">
-          <form class="card playground-controls" onSubmit={(e) => { e.preventDefault(); void execute(); }} aria-label="OCR options">
+          <form
+            class="card playground-controls"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void execute();
+            }}
+            aria-label="OCR options"
+          >
             <div class="field">
               <label for="pg-project">Project</label>
               <select id="pg-project" value={projectId} onChange={(e) => setProjectId(e.currentTarget.value)}>
                 {(projects.data ?? []).map((p) => (
                   <option key={p.projectId} value={p.projectId}>
-                    {p.displayName || p.projectId}{p.ocrEnabled ? '' : ' (OCR off)'}
+                    {p.displayName || p.projectId}
+                    {p.ocrEnabled ? '' : ' (OCR off)'}
                   </option>
                 ))}
               </select>
@@ -174,7 +214,13 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
               <legend>Call as</legend>
               <div class="segmented segmented-block">
                 <label class={credential === 'account' ? 'active' : ''}>
-                  <input type="radio" name="pg-cred" class="sr-only" checked={credential === 'account'} onChange={() => setCredential('account')} />
+                  <input
+                    type="radio"
+                    name="pg-cred"
+                    class="sr-only"
+                    checked={credential === 'account'}
+                    onChange={() => setCredential('account')}
+                  />
                   Signed-in account
                 </label>
                 <label class={credential === 'key' ? 'active' : ''}>
@@ -185,8 +231,19 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
               {credential === 'key' ? (
                 <div class="field">
                   <label for="pg-key">API key</label>
-                  <input id="pg-key" type="password" class="mono" autoComplete="off" spellcheck={false} placeholder="lgb_key_…" value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />
-                  <p class="field-hint">Calls the public <code>images:annotate</code> with this key, exactly like your app. Kept in memory only.</p>
+                  <input
+                    id="pg-key"
+                    type="password"
+                    class="mono"
+                    autoComplete="off"
+                    spellcheck={false}
+                    placeholder="lgb_key_…"
+                    value={apiKey}
+                    onInput={(e) => setApiKey(e.currentTarget.value)}
+                  />
+                  <p class="field-hint">
+                    Calls the public <code>images:annotate</code> with this key, exactly like your app. Kept in memory only.
+                  </p>
                 </div>
               ) : (
                 <p class="field-hint">Runs on the project's behalf with your account token; counts toward its usage and rate limit.</p>
@@ -198,30 +255,62 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
               <div class="radio-cards">
                 <label class="radio-card">
                   <input type="radio" name="pg-type" checked={type === 'TEXT_DETECTION'} onChange={() => setType('TEXT_DETECTION')} />
-                  <span>Text<small>Signs, photos, screenshots</small></span>
+                  <span>
+                    Text<small>Signs, photos, screenshots</small>
+                  </span>
                 </label>
                 <label class="radio-card">
-                  <input type="radio" name="pg-type" checked={type === 'DOCUMENT_TEXT_DETECTION'} onChange={() => setType('DOCUMENT_TEXT_DETECTION')} />
-                  <span>Document<small>Dense pages, receipts</small></span>
+                  <input
+                    type="radio"
+                    name="pg-type"
+                    checked={type === 'DOCUMENT_TEXT_DETECTION'}
+                    onChange={() => setType('DOCUMENT_TEXT_DETECTION')}
+                  />
+                  <span>
+                    Document<small>Dense pages, receipts</small>
+                  </span>
                 </label>
               </div>
             </fieldset>
 
             <div class="field">
               <label for="pg-hints">Language hints</label>
-              <input id="pg-hints" list="pg-hint-list" placeholder="auto-detect (e.g. en, ja)" value={hints} autoComplete="off" onInput={(e) => setHints(e.currentTarget.value)} aria-describedby="pg-hints-hint" />
-              <datalist id="pg-hint-list">{LANGUAGE_SUGGESTIONS.map((l) => <option key={l} value={l} />)}</datalist>
-              <p id="pg-hints-hint" class="field-hint">BCP-47 codes, comma-separated. Leave empty to auto-detect.</p>
+              <input
+                id="pg-hints"
+                list="pg-hint-list"
+                placeholder="auto-detect (e.g. en, ja)"
+                value={hints}
+                autoComplete="off"
+                onInput={(e) => setHints(e.currentTarget.value)}
+                aria-describedby="pg-hints-hint"
+              />
+              <datalist id="pg-hint-list">
+                {LANGUAGE_SUGGESTIONS.map((l) => (
+                  <option key={l} value={l} />
+                ))}
+              </datalist>
+              <p id="pg-hints-hint" class="field-hint">
+                BCP-47 codes, comma-separated. Leave empty to auto-detect.
+              </p>
             </div>
 
             <div
               class={`dropzone ${dragging ? 'dragging' : ''}`}
-              onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+              onDragOver={(e) => {
+                e.preventDefault();
+                setDragging(true);
+              }}
               onDragLeave={() => setDragging(false)}
-              onDrop={(e) => { e.preventDefault(); setDragging(false); choose(e.dataTransfer?.files[0]); }}
+              onDrop={(e) => {
+                e.preventDefault();
+                setDragging(false);
+                choose(e.dataTransfer?.files[0]);
+              }}
             >
               <Icon name="upload" size={22} />
-              <p><strong>Drop an image or PDF here</strong> or</p>
+              <p>
+                <strong>Drop an image or PDF here</strong> or
+              </p>
               <label class="btn btn-secondary btn-sm file-button">
                 Choose a file
                 <input
@@ -230,7 +319,10 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
                   type="file"
                   accept="image/jpeg,image/png,image/webp,image/gif,image/bmp,image/tiff,image/*,application/pdf,.pdf"
                   class="sr-only"
-                  onChange={(e) => { choose(e.currentTarget.files?.[0]); e.currentTarget.value = ''; }}
+                  onChange={(e) => {
+                    choose(e.currentTarget.files?.[0]);
+                    e.currentTarget.value = '';
+                  }}
                 />
               </label>
               <p class="field-hint">JPEG, PNG, WebP, GIF, BMP, TIFF or PDF (pages) · up to {formatBytes(MAX_PLAYGROUND_IMAGE_BYTES)}</p>
@@ -238,10 +330,25 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
             {file && totalPages !== undefined && (
               <div class="field">
                 <label for="pg-page">Page</label>
-                <select id="pg-page" value={String(page)} disabled={running} onChange={(e) => { const next = Number(e.currentTarget.value); setPage(next); void execute(file, next); }}>
-                  {Array.from({ length: totalPages }, (_, i) => <option key={i + 1} value={String(i + 1)}>{i + 1} of {totalPages}</option>)}
+                <select
+                  id="pg-page"
+                  value={String(page)}
+                  disabled={running}
+                  onChange={(e) => {
+                    const next = Number(e.currentTarget.value);
+                    setPage(next);
+                    void execute(file, next);
+                  }}
+                >
+                  {Array.from({ length: totalPages }, (_, i) => (
+                    <option key={i + 1} value={String(i + 1)}>
+                      {i + 1} of {totalPages}
+                    </option>
+                  ))}
                 </select>
-                <p class="field-hint">Each page is read on demand with <code>files:annotate</code>; boxes are drawn on a blank sheet of the page's size.</p>
+                <p class="field-hint">
+                  Each page is read on demand with <code>files:annotate</code>; boxes are drawn on a blank sheet of the page's size.
+                </p>
               </div>
             )}
             {file && (

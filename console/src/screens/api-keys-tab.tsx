@@ -45,7 +45,9 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
       </div>
       <ErrorBanner error={keys.error} onRetry={keys.reload} />
       {keys.loading && !keys.data ? (
-        <div class="card"><SkeletonRows rows={3} label="Loading API keys" /></div>
+        <div class="card">
+          <SkeletonRows rows={3} label="Loading API keys" />
+        </div>
       ) : list.length === 0 && !keys.error ? (
         <div class="card">
           <EmptyState icon="key" title="No API keys yet" action={createButton}>
@@ -60,11 +62,19 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Key</th>
-                <th scope="col" class="hide-sm">Restrictions</th>
-                <th scope="col" class="hide-sm">Created</th>
+                <th scope="col" class="hide-sm">
+                  Restrictions
+                </th>
+                <th scope="col" class="hide-sm">
+                  Created
+                </th>
                 <th scope="col">Last used</th>
-                <th scope="col" class="hide-sm">Expires</th>
-                <th scope="col"><span class="sr-only">Actions</span></th>
+                <th scope="col" class="hide-sm">
+                  Expires
+                </th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -79,16 +89,22 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
                     </td>
                     <td>
                       <code class="mono key-hint">{key.hint ? `${key.hint}…` : '—'}</code>
-                      {state !== 'ACTIVE' && <Badge tone={state === 'REVOKED' ? 'danger' : 'warning'}>{state === 'REVOKED' ? 'Revoked' : 'Expired'}</Badge>}
+                      {state !== 'ACTIVE' && (
+                        <Badge tone={state === 'REVOKED' ? 'danger' : 'warning'}>{state === 'REVOKED' ? 'Revoked' : 'Expired'}</Badge>
+                      )}
                     </td>
                     <td class="hide-sm">
                       <div class="chips">
                         {restrictionSummary(key.restrictions).map((r) => (
-                          <span class="chip" key={r}>{r}</span>
+                          <span class="chip" key={r}>
+                            {r}
+                          </span>
                         ))}
                       </div>
                     </td>
-                    <td class="hide-sm" title={formatDateTime(key.createTime)}>{formatDate(key.createTime)}</td>
+                    <td class="hide-sm" title={formatDateTime(key.createTime)}>
+                      {formatDate(key.createTime)}
+                    </td>
                     <td title={key.lastUsedTime ? formatDateTime(key.lastUsedTime) : undefined}>
                       {key.lastUsedTime ? formatRelative(key.lastUsedTime) : <span class="muted">Never</span>}
                     </td>
@@ -98,13 +114,28 @@ export function ApiKeysTab({ projectId, readOnly }: { projectId: string; readOnl
                     <td class="cell-actions">
                       {!readOnly && state === 'ACTIVE' && (
                         <>
-                          <button type="button" class="btn btn-ghost btn-sm" onClick={() => setEditing(key)} aria-label={`Edit key ${name}`}>
+                          <button
+                            type="button"
+                            class="btn btn-ghost btn-sm"
+                            onClick={() => setEditing(key)}
+                            aria-label={`Edit key ${name}`}
+                          >
                             <Icon name="edit" /> <span class="hide-sm">Edit</span>
                           </button>
-                          <button type="button" class="btn btn-ghost btn-sm" onClick={() => setRotating(key)} aria-label={`Rotate key ${name}`}>
+                          <button
+                            type="button"
+                            class="btn btn-ghost btn-sm"
+                            onClick={() => setRotating(key)}
+                            aria-label={`Rotate key ${name}`}
+                          >
                             <Icon name="rotate" /> <span class="hide-sm">Rotate</span>
                           </button>
-                          <button type="button" class="btn btn-ghost btn-sm btn-danger-text" onClick={() => setRevoking(key)} aria-label={`Revoke key ${name}`}>
+                          <button
+                            type="button"
+                            class="btn btn-ghost btn-sm btn-danger-text"
+                            onClick={() => setRevoking(key)}
+                            aria-label={`Revoke key ${name}`}
+                          >
                             <Icon name="trash" /> <span class="hide-sm">Revoke</span>
                           </button>
                         </>

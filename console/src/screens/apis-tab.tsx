@@ -30,13 +30,25 @@ export function ApisTab({ projectId, readOnly }: { projectId: string; readOnly: 
   }, [projectId]);
   const [disabling, setDisabling] = useState<Row>();
 
-  if (rows.loading && !rows.data) return <div class="card"><SkeletonRows rows={2} label="Loading APIs" /></div>;
+  if (rows.loading && !rows.data)
+    return (
+      <div class="card">
+        <SkeletonRows rows={2} label="Loading APIs" />
+      </div>
+    );
   return (
     <>
       <ErrorBanner error={rows.error} onRetry={rows.reload} />
       <div class="stack">
         {(rows.data ?? []).map((row) => (
-          <ApiCard key={row.api} projectId={projectId} row={row} readOnly={readOnly} onChanged={rows.reload} onDisable={() => setDisabling(row)} />
+          <ApiCard
+            key={row.api}
+            projectId={projectId}
+            row={row}
+            readOnly={readOnly}
+            onChanged={rows.reload}
+            onDisable={() => setDisabling(row)}
+          />
         ))}
       </div>
       {disabling && (
@@ -104,7 +116,8 @@ function ApiCard(props: { projectId: string; row: Row; readOnly: boolean; onChan
         </div>
         <div class="api-card-text">
           <h2 id={`api-${row.api}-title`} class="card-title">
-            {row.title ?? row.api} {enabled ? <Badge tone="success">Enabled</Badge> : reserved ? <Badge>Reserved</Badge> : <Badge>Disabled</Badge>}
+            {row.title ?? row.api}{' '}
+            {enabled ? <Badge tone="success">Enabled</Badge> : reserved ? <Badge>Reserved</Badge> : <Badge>Disabled</Badge>}
           </h2>
           <p class="muted">
             <code class="mono">{row.api}</code>
@@ -153,7 +166,9 @@ function ApiCard(props: { projectId: string; row: Row; readOnly: boolean; onChan
               Save
             </button>
           )}
-          <p id={`${rpmId}-hint`} class="field-hint">Shared by all of the project's keys on every node. Over it, calls get 429 with Retry-After.</p>
+          <p id={`${rpmId}-hint`} class="field-hint">
+            Shared by all of the project's keys on every node. Over it, calls get 429 with Retry-After.
+          </p>
         </form>
       )}
     </article>
@@ -182,8 +197,12 @@ function DisableApiDialog(props: { projectId: string; row: Row; onClose(): void;
       onSubmit={submit}
       footer={
         <>
-          <button type="button" class="btn btn-secondary" onClick={props.onClose} data-autofocus>Cancel</button>
-          <button type="submit" class="btn btn-danger" disabled={busy}>{busy && <Spinner label="Disabling" />} Disable</button>
+          <button type="button" class="btn btn-secondary" onClick={props.onClose} data-autofocus>
+            Cancel
+          </button>
+          <button type="submit" class="btn btn-danger" disabled={busy}>
+            {busy && <Spinner label="Disabling" />} Disable
+          </button>
         </>
       }
     >

@@ -10,5 +10,10 @@ export function describeDetails(details: Record<string, unknown>): string {
 /** Keeps the entries whose resource type is `type` (all when empty) and that mention `text` anywhere. */
 export function filterAudit(entries: AuditEntry[], type: string, text: string): AuditEntry[] {
   const needle = text.trim().toLowerCase();
-  return entries.filter((e) => (!type || e.resourceType === type) && (!needle || [e.action, e.resourceId, e.projectId ?? '', e.actor, describeDetails(e.details)].some((f) => f.toLowerCase().includes(needle))));
+  return entries.filter(
+    (e) =>
+      (!type || e.resourceType === type) &&
+      (!needle ||
+        [e.action, e.resourceId, e.projectId ?? '', e.actor, describeDetails(e.details)].some((f) => f.toLowerCase().includes(needle))),
+  );
 }

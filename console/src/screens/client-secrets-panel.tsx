@@ -56,21 +56,36 @@ export function ClientSecretsPanel(props: { id: string; projectId: string; clien
             <tr>
               <th scope="col">Secret</th>
               <th scope="col">State</th>
-              <th scope="col" class="hide-sm">Created</th>
-              <th scope="col" class="hide-sm">Last used</th>
-              <th scope="col"><span class="sr-only">Actions</span></th>
+              <th scope="col" class="hide-sm">
+                Created
+              </th>
+              <th scope="col" class="hide-sm">
+                Last used
+              </th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {(secrets.data ?? []).map((s) => (
               <tr key={s.secretId}>
-                <td><code class="mono">{s.hint}…</code></td>
-                <td><Badge tone={STATE_TONE[s.state]}>{s.state.toLowerCase()}</Badge></td>
+                <td>
+                  <code class="mono">{s.hint}…</code>
+                </td>
+                <td>
+                  <Badge tone={STATE_TONE[s.state]}>{s.state.toLowerCase()}</Badge>
+                </td>
                 <td class="hide-sm">{formatDate(s.createTime)}</td>
                 <td class="hide-sm">{s.lastUsedTime ? formatRelative(s.lastUsedTime) : <span class="muted">Never</span>}</td>
                 <td class="cell-actions">
                   {!props.readOnly && s.state === 'ACTIVE' && (
-                    <button type="button" class="btn btn-ghost btn-sm btn-danger-text" onClick={() => setRevoking(s)} aria-label={`Revoke secret ${s.hint}`}>
+                    <button
+                      type="button"
+                      class="btn btn-ghost btn-sm btn-danger-text"
+                      onClick={() => setRevoking(s)}
+                      aria-label={`Revoke secret ${s.hint}`}
+                    >
                       Revoke
                     </button>
                   )}

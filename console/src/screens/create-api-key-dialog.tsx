@@ -25,11 +25,13 @@ const EXPIRY = [
 ];
 
 /** Creates a key, or (with `editing`) changes an existing key's name and restrictions in place. */
-export function CreateApiKeyDialog(props: {
-  projectId: string;
-  services: Array<CatalogApi & { enabled: boolean }>;
-  onClose(): void;
-} & ({ editing?: undefined; onCreated(key: CreatedApiKey): void } | { editing: ApiKey; onSaved(key: ApiKey): void })): JSX.Element {
+export function CreateApiKeyDialog(
+  props: {
+    projectId: string;
+    services: Array<CatalogApi & { enabled: boolean }>;
+    onClose(): void;
+  } & ({ editing?: undefined; onCreated(key: CreatedApiKey): void } | { editing: ApiKey; onSaved(key: ApiKey): void }),
+): JSX.Element {
   const { api } = useConsole();
   const initial = formOf(props.editing);
   const [displayName, setDisplayName] = useState(initial.displayName);
@@ -55,7 +57,12 @@ export function CreateApiKeyDialog(props: {
       const body = buildCreateKeyBody({ displayName, services, kind, ips, referrers, android, ios, expiry, customDate });
       if (props.editing) {
         const { expireTime: _unchanged, ...changes } = body;
-        props.onSaved(await apiKeysApi.update(api, props.projectId, props.editing.keyId, { ...changes, displayName: displayName.trim() || props.editing.keyId }));
+        props.onSaved(
+          await apiKeysApi.update(api, props.projectId, props.editing.keyId, {
+            ...changes,
+            displayName: displayName.trim() || props.editing.keyId,
+          }),
+        );
       } else props.onCreated(await apiKeysApi.create(api, props.projectId, body));
     } catch (err) {
       setError(err as Error);
@@ -72,7 +79,9 @@ export function CreateApiKeyDialog(props: {
       onSubmit={submit}
       footer={
         <>
-          <button type="button" class="btn btn-secondary" onClick={props.onClose}>Cancel</button>
+          <button type="button" class="btn btn-secondary" onClick={props.onClose}>
+            Cancel
+          </button>
           <button type="submit" class="btn btn-primary" disabled={busy || problem !== undefined}>
             {busy && <Spinner label={editing ? 'Saving key' : 'Creating key'} />} {editing ? 'Save' : 'Create key'}
           </button>
@@ -82,7 +91,13 @@ export function CreateApiKeyDialog(props: {
       <ErrorBanner error={error} />
       <div class="field">
         <label for="key-name">Name</label>
-        <input id="key-name" maxLength={100} placeholder="Production backend" value={displayName} onInput={(e) => setDisplayName(e.currentTarget.value)} />
+        <input
+          id="key-name"
+          maxLength={100}
+          placeholder="Production backend"
+          value={displayName}
+          onInput={(e) => setDisplayName(e.currentTarget.value)}
+        />
       </div>
 
       <fieldset class="fieldset">
@@ -93,7 +108,9 @@ export function CreateApiKeyDialog(props: {
             <label class="check" key={s.api}>
               <input type="checkbox" checked={services.includes(s.api)} onChange={(e) => toggleService(s.api, e.currentTarget.checked)} />
               <span>
-                <span class="check-line"><strong>{s.title ?? s.api}</strong> <code class="mono muted">{s.api}</code></span>
+                <span class="check-line">
+                  <strong>{s.title ?? s.api}</strong> <code class="mono muted">{s.api}</code>
+                </span>
                 {!s.enabled && <span class="field-hint">Not enabled on this project yet</span>}
               </span>
             </label>
@@ -117,15 +134,35 @@ export function CreateApiKeyDialog(props: {
         {kind === 'ips' && (
           <div class="field">
             <label for="key-ips">Allowed IP addresses</label>
-            <textarea id="key-ips" class="mono" aria-invalid={problem ? 'true' : undefined} aria-describedby={problem ? 'key-restriction-problem' : undefined} rows={3} placeholder={'203.0.113.7\n198.51.100.0/24\n2001:db8::/32'} value={ips} onInput={(e) => setIps(e.currentTarget.value)} />
+            <textarea
+              id="key-ips"
+              class="mono"
+              aria-invalid={problem ? 'true' : undefined}
+              aria-describedby={problem ? 'key-restriction-problem' : undefined}
+              rows={3}
+              placeholder={'203.0.113.7\n198.51.100.0/24\n2001:db8::/32'}
+              value={ips}
+              onInput={(e) => setIps(e.currentTarget.value)}
+            />
             <p class="field-hint">One IPv4/IPv6 address or CIDR range per line.</p>
           </div>
         )}
         {kind === 'referrers' && (
           <div class="field">
             <label for="key-referrers">Allowed websites</label>
-            <textarea id="key-referrers" class="mono" aria-invalid={problem ? 'true' : undefined} aria-describedby={problem ? 'key-restriction-problem' : undefined} rows={3} placeholder={'https://app.example.com/*\n*.example.com'} value={referrers} onInput={(e) => setReferrers(e.currentTarget.value)} />
-            <p class="field-hint">One pattern per line; <code>*.example.com</code> matches subdomains.</p>
+            <textarea
+              id="key-referrers"
+              class="mono"
+              aria-invalid={problem ? 'true' : undefined}
+              aria-describedby={problem ? 'key-restriction-problem' : undefined}
+              rows={3}
+              placeholder={'https://app.example.com/*\n*.example.com'}
+              value={referrers}
+              onInput={(e) => setReferrers(e.currentTarget.value)}
+            />
+            <p class="field-hint">
+              One pattern per line; <code>*.example.com</code> matches subdomains.
+            </p>
           </div>
         )}
         {kind === 'android' && (
@@ -134,21 +171,40 @@ export function CreateApiKeyDialog(props: {
               <div class="android-row" key={i}>
                 <div class="field">
                   <label for={`android-pkg-${i}`}>Package name</label>
-                  <input id={`android-pkg-${i}`} class="mono" placeholder="com.example.app" value={app.packageName}
-                    onInput={(e) => setAndroid(android.map((a, j) => (j === i ? { ...a, packageName: e.currentTarget.value } : a)))} />
+                  <input
+                    id={`android-pkg-${i}`}
+                    class="mono"
+                    placeholder="com.example.app"
+                    value={app.packageName}
+                    onInput={(e) => setAndroid(android.map((a, j) => (j === i ? { ...a, packageName: e.currentTarget.value } : a)))}
+                  />
                 </div>
                 <div class="field">
                   <label for={`android-sha-${i}`}>SHA-1 certificate fingerprint</label>
-                  <input id={`android-sha-${i}`} class="mono" placeholder="DA:39:A3:EE:5E:6B:…" value={app.sha1Fingerprint}
-                    onInput={(e) => setAndroid(android.map((a, j) => (j === i ? { ...a, sha1Fingerprint: e.currentTarget.value } : a)))} />
+                  <input
+                    id={`android-sha-${i}`}
+                    class="mono"
+                    placeholder="DA:39:A3:EE:5E:6B:…"
+                    value={app.sha1Fingerprint}
+                    onInput={(e) => setAndroid(android.map((a, j) => (j === i ? { ...a, sha1Fingerprint: e.currentTarget.value } : a)))}
+                  />
                 </div>
-                <button type="button" class="icon-button" aria-label={`Remove Android app ${i + 1}`} disabled={android.length === 1}
-                  onClick={() => setAndroid(android.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  class="icon-button"
+                  aria-label={`Remove Android app ${i + 1}`}
+                  disabled={android.length === 1}
+                  onClick={() => setAndroid(android.filter((_, j) => j !== i))}
+                >
                   <Icon name="trash" />
                 </button>
               </div>
             ))}
-            <button type="button" class="btn btn-ghost btn-sm" onClick={() => setAndroid([...android, { packageName: '', sha1Fingerprint: '' }])}>
+            <button
+              type="button"
+              class="btn btn-ghost btn-sm"
+              onClick={() => setAndroid([...android, { packageName: '', sha1Fingerprint: '' }])}
+            >
               <Icon name="plus" /> Add an app
             </button>
           </div>
@@ -156,30 +212,54 @@ export function CreateApiKeyDialog(props: {
         {kind === 'ios' && (
           <div class="field">
             <label for="key-ios">Allowed bundle IDs</label>
-            <textarea id="key-ios" class="mono" aria-invalid={problem ? 'true' : undefined} aria-describedby={problem ? 'key-restriction-problem' : undefined} rows={3} placeholder="com.example.app" value={ios} onInput={(e) => setIos(e.currentTarget.value)} />
+            <textarea
+              id="key-ios"
+              class="mono"
+              aria-invalid={problem ? 'true' : undefined}
+              aria-describedby={problem ? 'key-restriction-problem' : undefined}
+              rows={3}
+              placeholder="com.example.app"
+              value={ios}
+              onInput={(e) => setIos(e.currentTarget.value)}
+            />
             <p class="field-hint">One bundle identifier per line.</p>
           </div>
         )}
-        {problem && <p class="field-error" role="alert" id="key-restriction-problem">{problem}</p>}
+        {problem && (
+          <p class="field-error" role="alert" id="key-restriction-problem">
+            {problem}
+          </p>
+        )}
       </fieldset>
 
       {editing ? (
         <p class="field-hint">Changes apply from the next request on, on every node. The expiry stays as it is.</p>
       ) : (
-      <div class="field-row">
-        <div class="field">
-          <label for="key-expiry">Expiration</label>
-          <select id="key-expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
-            {EXPIRY.map((x) => <option key={x.value} value={x.value}>{x.label}</option>)}
-          </select>
-        </div>
-        {expiry === 'custom' && (
+        <div class="field-row">
           <div class="field">
-            <label for="key-expiry-date">Expires at the end of</label>
-            <input id="key-expiry-date" type="date" min={today} required value={customDate} onInput={(e) => setCustomDate(e.currentTarget.value)} />
+            <label for="key-expiry">Expiration</label>
+            <select id="key-expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
+              {EXPIRY.map((x) => (
+                <option key={x.value} value={x.value}>
+                  {x.label}
+                </option>
+              ))}
+            </select>
           </div>
-        )}
-      </div>
+          {expiry === 'custom' && (
+            <div class="field">
+              <label for="key-expiry-date">Expires at the end of</label>
+              <input
+                id="key-expiry-date"
+                type="date"
+                min={today}
+                required
+                value={customDate}
+                onInput={(e) => setCustomDate(e.currentTarget.value)}
+              />
+            </div>
+          )}
+        </div>
       )}
     </Dialog>
   );

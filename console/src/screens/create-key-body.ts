@@ -21,21 +21,26 @@ export function buildCreateKeyBody(form: {
   const restrictions: RestrictionsInput = { services: form.services };
   if (form.kind === 'ips') restrictions.allowedIps = splitList(form.ips);
   if (form.kind === 'referrers') restrictions.allowedReferrers = splitList(form.referrers);
-  if (form.kind === 'android') restrictions.androidApps = form.android.filter((a) => a.packageName.trim() || a.sha1Fingerprint.trim()).map((a) => ({ packageName: a.packageName.trim(), sha1Fingerprint: a.sha1Fingerprint.trim() }));
+  if (form.kind === 'android')
+    restrictions.androidApps = form.android
+      .filter((a) => a.packageName.trim() || a.sha1Fingerprint.trim())
+      .map((a) => ({ packageName: a.packageName.trim(), sha1Fingerprint: a.sha1Fingerprint.trim() }));
   if (form.kind === 'ios') restrictions.iosBundleIds = splitList(form.ios);
   const now = form.now ?? Date.now();
   const expireTime =
-    form.expiry === 'never' ? undefined
-    : form.expiry === 'custom' ? (form.customDate ? new Date(`${form.customDate}T23:59:59`).toISOString() : undefined)
-    : new Date(now + Number(form.expiry) * 86400_000).toISOString();
+    form.expiry === 'never'
+      ? undefined
+      : form.expiry === 'custom'
+        ? form.customDate
+          ? new Date(`${form.customDate}T23:59:59`).toISOString()
+          : undefined
+        : new Date(now + Number(form.expiry) * 86400_000).toISOString();
   return {
     ...(form.displayName.trim() ? { displayName: form.displayName.trim() } : {}),
     restrictions,
     ...(expireTime ? { expireTime } : {}),
   };
 }
-
-
 
 /**
  * A first look at an IP or CIDR while typing (IPv4 dotted quad, or an IPv6-shaped string, with an
@@ -51,9 +56,16 @@ export function looksLikeIpOrCidr(value: string): boolean {
 }
 
 /** The entries of a restriction textarea that the server would refuse, with a message for the field. */
-export function restrictionProblems(kind: AppRestriction, form: { ips: string; referrers: string; android: AndroidApp[]; ios: string }): string | undefined {
+export function restrictionProblems(
+  kind: AppRestriction,
+  form: { ips: string; referrers: string; android: AndroidApp[]; ios: string },
+): string | undefined {
   const bad = (list: string[], ok: (v: string) => boolean) => list.filter((v) => !ok(v));
-  const say = (what: string, entries: string[]) => `Not ${what}: ${entries.slice(0, 3).map((e) => `“${e.slice(0, 60)}”`).join(', ')}${entries.length > 3 ? ` and ${entries.length - 3} more` : ''}`;
+  const say = (what: string, entries: string[]) =>
+    `Not ${what}: ${entries
+      .slice(0, 3)
+      .map((e) => `“${e.slice(0, 60)}”`)
+      .join(', ')}${entries.length > 3 ? ` and ${entries.length - 3} more` : ''}`;
   if (kind === 'ips') {
     const wrong = bad(splitList(form.ips), looksLikeIpOrCidr);
     return wrong.length ? say('an IP address or CIDR range', wrong) : undefined;
@@ -68,18 +80,40 @@ export function restrictionProblems(kind: AppRestriction, form: { ips: string; r
   }
   if (kind === 'android') {
     const apps = form.android.filter((a) => a.packageName.trim() || a.sha1Fingerprint.trim());
-    const pkgs = bad(apps.map((a) => a.packageName.trim()), isAndroidPackage);
+    const pkgs = bad(
+      apps.map((a) => a.packageName.trim()),
+      isAndroidPackage,
+    );
     if (pkgs.length) return say('a package name', pkgs);
-    const shas = bad(apps.map((a) => a.sha1Fingerprint.trim()), isSha1Fingerprint);
+    const shas = bad(
+      apps.map((a) => a.sha1Fingerprint.trim()),
+      isSha1Fingerprint,
+    );
     if (shas.length) return say('a SHA-1 fingerprint (40 hex digits, with or without colons)', shas);
   }
   return undefined;
 }
 
 /** The form's starting point for an existing key (edit), or a new one. */
-export function formOf(key?: ApiKey): { displayName: string; services?: ApiName[]; kind: AppRestriction; ips: string; referrers: string; android: AndroidApp[]; ios: string } {
+export function formOf(key?: ApiKey): {
+  displayName: string;
+  services?: ApiName[];
+  kind: AppRestriction;
+  ips: string;
+  referrers: string;
+  android: AndroidApp[];
+  ios: string;
+} {
   const r: Partial<KeyRestrictions> = key?.restrictions ?? {};
-  const kind: AppRestriction = r.allowedIps?.length ? 'ips' : r.allowedReferrers?.length ? 'referrers' : r.androidApps?.length ? 'android' : r.iosBundleIds?.length ? 'ios' : 'none';
+  const kind: AppRestriction = r.allowedIps?.length
+    ? 'ips'
+    : r.allowedReferrers?.length
+      ? 'referrers'
+      : r.androidApps?.length
+        ? 'android'
+        : r.iosBundleIds?.length
+          ? 'ios'
+          : 'none';
   return {
     displayName: key?.displayName ?? '',
     services: r.services,

@@ -19,7 +19,11 @@ const AUTH_METHODS: Array<{ value: AuthMethod; label: string }> = [
   { value: 'none', label: 'None — public client (PKCE only)' },
 ];
 
-export function CreateOAuthClientDialog(props: { projectId: string; onClose(): void; onCreated(client: OAuthClientCreated): void }): JSX.Element {
+export function CreateOAuthClientDialog(props: {
+  projectId: string;
+  onClose(): void;
+  onCreated(client: OAuthClientCreated): void;
+}): JSX.Element {
   const { api } = useConsole();
   const [clientName, setClientName] = useState('');
   const [redirects, setRedirects] = useState('');
@@ -55,20 +59,37 @@ export function CreateOAuthClientDialog(props: { projectId: string; onClose(): v
       onSubmit={submit}
       footer={
         <>
-          <button type="button" class="btn btn-secondary" onClick={props.onClose}>Cancel</button>
-          <button type="submit" class="btn btn-primary" disabled={busy || grants.length === 0}>{busy && <Spinner label="Registering" />} Register client</button>
+          <button type="button" class="btn btn-secondary" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" class="btn btn-primary" disabled={busy || grants.length === 0}>
+            {busy && <Spinner label="Registering" />} Register client
+          </button>
         </>
       }
     >
       <ErrorBanner error={error} />
       <div class="field">
         <label for="client-name">Client name</label>
-        <input id="client-name" maxLength={200} placeholder="Receipts web app" value={clientName} onInput={(e) => setClientName(e.currentTarget.value)} />
+        <input
+          id="client-name"
+          maxLength={200}
+          placeholder="Receipts web app"
+          value={clientName}
+          onInput={(e) => setClientName(e.currentTarget.value)}
+        />
         <p class="field-hint">Shown to users on consent screens.</p>
       </div>
       <div class="field">
         <label for="client-redirects">Redirect URIs</label>
-        <textarea id="client-redirects" class="mono" rows={3} placeholder={'https://app.example.com/oauth/callback\nhttp://127.0.0.1:5173/callback'} value={redirects} onInput={(e) => setRedirects(e.currentTarget.value)} />
+        <textarea
+          id="client-redirects"
+          class="mono"
+          rows={3}
+          placeholder={'https://app.example.com/oauth/callback\nhttp://127.0.0.1:5173/callback'}
+          value={redirects}
+          onInput={(e) => setRedirects(e.currentTarget.value)}
+        />
         <p class="field-hint">One per line, matched exactly. https, or http on loopback only. Required for the authorization code grant.</p>
       </div>
       <fieldset class="fieldset">
@@ -76,8 +97,14 @@ export function CreateOAuthClientDialog(props: { projectId: string; onClose(): v
         <div class="checks">
           {GRANTS.map((g) => (
             <label class="check" key={g.value}>
-              <input type="checkbox" checked={grants.includes(g.value)} onChange={(e) => setGrants(e.currentTarget.checked ? [...grants, g.value] : grants.filter((x) => x !== g.value))} />
-              <span><strong>{g.label}</strong> <span class="field-hint">{g.hint}</span></span>
+              <input
+                type="checkbox"
+                checked={grants.includes(g.value)}
+                onChange={(e) => setGrants(e.currentTarget.checked ? [...grants, g.value] : grants.filter((x) => x !== g.value))}
+              />
+              <span>
+                <strong>{g.label}</strong> <span class="field-hint">{g.hint}</span>
+              </span>
             </label>
           ))}
         </div>
@@ -85,7 +112,11 @@ export function CreateOAuthClientDialog(props: { projectId: string; onClose(): v
       <div class="field">
         <label for="client-auth">Token endpoint authentication</label>
         <select id="client-auth" value={method} onChange={(e) => setMethod(e.currentTarget.value as AuthMethod)}>
-          {AUTH_METHODS.map((m) => <option key={m.value} value={m.value}>{m.label}</option>)}
+          {AUTH_METHODS.map((m) => (
+            <option key={m.value} value={m.value}>
+              {m.label}
+            </option>
+          ))}
         </select>
       </div>
     </Dialog>

@@ -39,7 +39,9 @@ export function CreateProjectDialog(props: {
       onSubmit={submit}
       footer={
         <>
-          <button type="button" class="btn btn-secondary" onClick={props.onClose}>Cancel</button>
+          <button type="button" class="btn btn-secondary" onClick={props.onClose}>
+            Cancel
+          </button>
           <button type="submit" class="btn btn-primary" disabled={busy || Boolean(idProblem)}>
             {busy && <Spinner label="Creating project" />} Create project
           </button>
@@ -86,7 +88,9 @@ export function CreateProjectDialog(props: {
         <input type="checkbox" checked={enableOcr} onChange={(e) => setEnableOcr(e.currentTarget.checked)} />
         <span>
           <strong>Enable the OCR API</strong>
-          <span class="field-hint">Lets the project's keys call <code>images:annotate</code>. You can change this later.</span>
+          <span class="field-hint">
+            Lets the project's keys call <code>images:annotate</code>. You can change this later.
+          </span>
         </span>
       </label>
     </Dialog>

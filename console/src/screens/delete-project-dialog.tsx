@@ -34,7 +34,9 @@ export function DeleteProjectDialog(props: { project: Project; onClose(): void; 
       onSubmit={submit}
       footer={
         <>
-          <button type="button" class="btn btn-secondary" onClick={props.onClose}>Cancel</button>
+          <button type="button" class="btn btn-secondary" onClick={props.onClose}>
+            Cancel
+          </button>
           <button type="submit" class="btn btn-danger" disabled={busy || typed !== id}>
             {busy && <Spinner label="Deleting" />} Delete project
           </button>
@@ -50,7 +52,14 @@ export function DeleteProjectDialog(props: { project: Project; onClose(): void; 
         <label for="confirm-project-id">
           Type <code class="mono">{id}</code> to confirm
         </label>
-        <input id="confirm-project-id" class="mono" autoComplete="off" spellcheck={false} value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
+        <input
+          id="confirm-project-id"
+          class="mono"
+          autoComplete="off"
+          spellcheck={false}
+          value={typed}
+          onInput={(e) => setTyped(e.currentTarget.value)}
+        />
       </div>
     </Dialog>
   );

@@ -33,13 +33,17 @@ export function OAuthClientsTab({ projectId, readOnly }: { projectId: string; re
       <div class="section-header">
         <div>
           <h2 class="section-title">OAuth clients</h2>
-          <p class="muted">Apps that sign users in or call Legible with OAuth 2.1. Confidential clients hold one or more rotating secrets.</p>
+          <p class="muted">
+            Apps that sign users in or call Legible with OAuth 2.1. Confidential clients hold one or more rotating secrets.
+          </p>
         </div>
         {list.length > 0 && createButton}
       </div>
       <ErrorBanner error={clients.error} onRetry={clients.reload} />
       {clients.loading && !clients.data ? (
-        <div class="card"><SkeletonRows rows={2} label="Loading OAuth clients" /></div>
+        <div class="card">
+          <SkeletonRows rows={2} label="Loading OAuth clients" />
+        </div>
       ) : list.length === 0 && !clients.error ? (
         <div class="card">
           <EmptyState icon="shield" title="No OAuth clients" action={createButton}>
@@ -61,20 +65,53 @@ export function OAuthClientsTab({ projectId, readOnly }: { projectId: string; re
                       <CopyButton text={client.clientId} label="Copy ID" />
                     </div>
                     <dl class="meta-grid">
-                      <div><dt>Grant types</dt><dd>{client.grantTypes.join(', ') || '—'}</dd></div>
-                      <div><dt>Authentication</dt><dd><code class="mono">{client.tokenEndpointAuthMethod}</code></dd></div>
-                      <div><dt>Redirect URIs</dt><dd>{client.redirectUris.length ? client.redirectUris.map((u) => <div key={u} class="mono truncate">{u}</div>) : '—'}</dd></div>
-                      <div><dt>Created</dt><dd>{formatDate(client.createTime)}</dd></div>
+                      <div>
+                        <dt>Grant types</dt>
+                        <dd>{client.grantTypes.join(', ') || '—'}</dd>
+                      </div>
+                      <div>
+                        <dt>Authentication</dt>
+                        <dd>
+                          <code class="mono">{client.tokenEndpointAuthMethod}</code>
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>Redirect URIs</dt>
+                        <dd>
+                          {client.redirectUris.length
+                            ? client.redirectUris.map((u) => (
+                                <div key={u} class="mono truncate">
+                                  {u}
+                                </div>
+                              ))
+                            : '—'}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>Created</dt>
+                        <dd>{formatDate(client.createTime)}</dd>
+                      </div>
                     </dl>
                   </div>
                   <div class="client-actions">
                     {client.tokenEndpointAuthMethod !== 'none' && (
-                      <button type="button" class="btn btn-secondary btn-sm" aria-expanded={expanded} aria-controls={panelId} onClick={() => setOpen(expanded ? undefined : client.clientId)}>
+                      <button
+                        type="button"
+                        class="btn btn-secondary btn-sm"
+                        aria-expanded={expanded}
+                        aria-controls={panelId}
+                        onClick={() => setOpen(expanded ? undefined : client.clientId)}
+                      >
                         <Icon name="key" /> Secrets <Icon name="chevronDown" class={expanded ? 'rot180' : ''} />
                       </button>
                     )}
                     {!readOnly && (
-                      <button type="button" class="btn btn-ghost btn-sm btn-danger-text" onClick={() => setDeleting(client)} aria-label={`Delete client ${client.clientName || client.clientId}`}>
+                      <button
+                        type="button"
+                        class="btn btn-ghost btn-sm btn-danger-text"
+                        onClick={() => setDeleting(client)}
+                        aria-label={`Delete client ${client.clientName || client.clientId}`}
+                      >
                         <Icon name="trash" /> <span class="hide-sm">Delete</span>
                       </button>
                     )}
@@ -100,10 +137,18 @@ export function OAuthClientsTab({ projectId, readOnly }: { projectId: string; re
         />
       )}
       {created?.clientSecret && (
-        <SecretDialog title="OAuth client registered" label="Client secret" secret={created.clientSecret} onDone={() => setCreated(undefined)}>
+        <SecretDialog
+          title="OAuth client registered"
+          label="Client secret"
+          secret={created.clientSecret}
+          onDone={() => setCreated(undefined)}
+        >
           <div class="field">
             <span class="label">Client ID</span>
-            <div class="secret-row"><code class="mono">{created.clientId}</code><CopyButton text={created.clientId} /></div>
+            <div class="secret-row">
+              <code class="mono">{created.clientId}</code>
+              <CopyButton text={created.clientId} />
+            </div>
           </div>
         </SecretDialog>
       )}

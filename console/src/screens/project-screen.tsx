@@ -50,12 +50,19 @@ export function ProjectScreen({ projectId, tab }: { projectId: string; tab: Proj
       </header>
       <ErrorBanner error={project.error} onRetry={project.reload} />
       {project.loading && !p ? (
-        <div class="card"><SkeletonRows rows={3} label="Loading project" /></div>
+        <div class="card">
+          <SkeletonRows rows={3} label="Loading project" />
+        </div>
       ) : p ? (
         <>
           <nav class="tabs" aria-label="Project sections">
             {TABS.map((t) => (
-              <a key={t.tab} class={`tab ${t.tab === tab ? 'active' : ''}`} href={href({ name: 'project', projectId, tab: t.tab })} aria-current={t.tab === tab ? 'page' : undefined}>
+              <a
+                key={t.tab}
+                class={`tab ${t.tab === tab ? 'active' : ''}`}
+                href={href({ name: 'project', projectId, tab: t.tab })}
+                aria-current={t.tab === tab ? 'page' : undefined}
+              >
                 <Icon name={t.icon} /> {t.label}
               </a>
             ))}

@@ -17,7 +17,15 @@ export function ProjectsScreen(): JSX.Element {
   // Enabled APIs per project, for the table (first 25 projects; the rest show "—").
   const enabled = useResource(async () => {
     const active = (projects.data ?? []).filter((p) => p.state === 'ACTIVE').slice(0, 25);
-    const entries = await Promise.all(active.map(async (p) => [p.projectId, (await apisApi.list(api, p.projectId).catch(() => [])).filter((a) => a.state === 'ENABLED').map((a) => a.api)] as const));
+    const entries = await Promise.all(
+      active.map(
+        async (p) =>
+          [
+            p.projectId,
+            (await apisApi.list(api, p.projectId).catch(() => [])).filter((a) => a.state === 'ENABLED').map((a) => a.api),
+          ] as const,
+      ),
+    );
     return new Map<string, string[]>(entries);
   }, [projects.data]);
   const [creating, setCreating] = useState(false);
@@ -41,7 +49,9 @@ export function ProjectsScreen(): JSX.Element {
       <ErrorBanner error={projects.error} onRetry={projects.reload} />
 
       {projects.loading && !projects.data ? (
-        <div class="card"><SkeletonRows rows={4} label="Loading projects" /></div>
+        <div class="card">
+          <SkeletonRows rows={4} label="Loading projects" />
+        </div>
       ) : list.length === 0 && !projects.error ? (
         <div class="card">
           <EmptyState
@@ -53,8 +63,7 @@ export function ProjectsScreen(): JSX.Element {
               </button>
             }
           >
-            A project groups the APIs you enable, the keys that call them and the usage they produce. OCR can be enabled
-            right away.
+            A project groups the APIs you enable, the keys that call them and the usage they produce. OCR can be enabled right away.
           </EmptyState>
         </div>
       ) : list.length > 0 ? (
@@ -65,10 +74,16 @@ export function ProjectsScreen(): JSX.Element {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Project ID</th>
-                <th scope="col" class="hide-sm">APIs</th>
+                <th scope="col" class="hide-sm">
+                  APIs
+                </th>
                 <th scope="col">State</th>
-                <th scope="col" class="hide-sm">Created</th>
-                <th scope="col"><span class="sr-only">Actions</span></th>
+                <th scope="col" class="hide-sm">
+                  Created
+                </th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -79,11 +94,19 @@ export function ProjectsScreen(): JSX.Element {
                       {project.displayName || project.projectId}
                     </a>
                   </td>
-                  <td><code class="mono">{project.projectId}</code></td>
+                  <td>
+                    <code class="mono">{project.projectId}</code>
+                  </td>
                   <td class="hide-sm">
                     <div class="chips">
-                      {(enabled.data?.get(project.projectId) ?? []).map((a) => <span class="chip" key={a}>{a}</span>)}
-                      {enabled.data && project.state === 'ACTIVE' && (enabled.data.get(project.projectId) ?? []).length === 0 && <span class="muted">None enabled</span>}
+                      {(enabled.data?.get(project.projectId) ?? []).map((a) => (
+                        <span class="chip" key={a}>
+                          {a}
+                        </span>
+                      ))}
+                      {enabled.data && project.state === 'ACTIVE' && (enabled.data.get(project.projectId) ?? []).length === 0 && (
+                        <span class="muted">None enabled</span>
+                      )}
                     </div>
                   </td>
                   <td>
@@ -146,21 +169,42 @@ function QuickStart({ project }: { project?: Project }): JSX.Element | null {
   if (!project) return null;
   const id = project.projectId;
   const steps = [
-    { title: 'Enable the OCR API', text: 'Turn on the APIs the project may use, and set its rate limit.', link: href({ name: 'project', projectId: id, tab: 'apis' }), cta: 'APIs' },
-    { title: 'Create a restricted API key', text: 'Limit it to OCR and to your servers\' IPs, your websites or your apps.', link: href({ name: 'project', projectId: id, tab: 'keys' }), cta: 'API keys' },
-    { title: 'Read your first image', text: 'Try it here, then copy the curl command for your app.', link: href({ name: 'playground', projectId: id }), cta: 'Playground' },
+    {
+      title: 'Enable the OCR API',
+      text: 'Turn on the APIs the project may use, and set its rate limit.',
+      link: href({ name: 'project', projectId: id, tab: 'apis' }),
+      cta: 'APIs',
+    },
+    {
+      title: 'Create a restricted API key',
+      text: "Limit it to OCR and to your servers' IPs, your websites or your apps.",
+      link: href({ name: 'project', projectId: id, tab: 'keys' }),
+      cta: 'API keys',
+    },
+    {
+      title: 'Read your first image',
+      text: 'Try it here, then copy the curl command for your app.',
+      link: href({ name: 'playground', projectId: id }),
+      cta: 'Playground',
+    },
   ];
   return (
     <section class="quickstart" aria-labelledby="quickstart-title">
-      <h2 id="quickstart-title" class="section-title">Quick start with <code class="mono">{id}</code></h2>
+      <h2 id="quickstart-title" class="section-title">
+        Quick start with <code class="mono">{id}</code>
+      </h2>
       <ol class="quickstart-steps">
         {steps.map((step, i) => (
           <li key={step.title} class="card quickstart-step">
-            <span class="step-number" aria-hidden="true">{i + 1}</span>
+            <span class="step-number" aria-hidden="true">
+              {i + 1}
+            </span>
             <div>
               <h3>{step.title}</h3>
               <p class="muted">{step.text}</p>
-              <a href={step.link} class="step-link">{step.cta} <Icon name="arrowRight" size={14} /></a>
+              <a href={step.link} class="step-link">
+                {step.cta} <Icon name="arrowRight" size={14} />
+              </a>
             </div>
           </li>
         ))}

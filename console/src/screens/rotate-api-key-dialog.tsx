@@ -15,7 +15,12 @@ const GRACE = [
 ];
 
 /** Rotation issues a new secret; the old one keeps working for the chosen grace period (Stripe's "roll key"). */
-export function RotateApiKeyDialog(props: { projectId: string; apiKey: ApiKey; onClose(): void; onRotated(key: RotatedApiKey, note: string): void }): JSX.Element {
+export function RotateApiKeyDialog(props: {
+  projectId: string;
+  apiKey: ApiKey;
+  onClose(): void;
+  onRotated(key: RotatedApiKey, note: string): void;
+}): JSX.Element {
   const { api } = useConsole();
   const [grace, setGrace] = useState(86400);
   const [busy, setBusy] = useState(false);
@@ -26,7 +31,12 @@ export function RotateApiKeyDialog(props: { projectId: string; apiKey: ApiKey; o
     setError(undefined);
     try {
       const key = await apiKeysApi.rotate(api, props.projectId, props.apiKey.keyId, grace);
-      props.onRotated(key, grace === 0 ? 'The previous secret no longer works.' : `The previous secret keeps working until ${formatDateTime(key.previousKeyExpireTime)}.`);
+      props.onRotated(
+        key,
+        grace === 0
+          ? 'The previous secret no longer works.'
+          : `The previous secret keeps working until ${formatDateTime(key.previousKeyExpireTime)}.`,
+      );
     } catch (err) {
       setError(err as Error);
       setBusy(false);
@@ -41,14 +51,20 @@ export function RotateApiKeyDialog(props: { projectId: string; apiKey: ApiKey; o
       onSubmit={submit}
       footer={
         <>
-          <button type="button" class="btn btn-secondary" onClick={props.onClose}>Cancel</button>
-          <button type="submit" class="btn btn-primary" disabled={busy}>{busy && <Spinner label="Rotating" />} Rotate key</button>
+          <button type="button" class="btn btn-secondary" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" class="btn btn-primary" disabled={busy}>
+            {busy && <Spinner label="Rotating" />} Rotate key
+          </button>
         </>
       }
     >
       <ErrorBanner error={error} />
       <fieldset class="fieldset">
-        <legend>Old secret <code class="mono">{props.apiKey.hint}…</code> stops working</legend>
+        <legend>
+          Old secret <code class="mono">{props.apiKey.hint}…</code> stops working
+        </legend>
         <div class="radio-cards">
           {GRACE.map((g) => (
             <label class="radio-card" key={g.seconds}>

@@ -41,14 +41,22 @@ export function SignInScreen({ onSignedIn, notice }: { onSignedIn(s: Session): v
           <h2>Text recognition you run yourself.</h2>
           <p>Google-Vision-compatible OCR with projects, restricted API keys and usage you can see — on your own hardware.</p>
           <ul>
-            <li><Icon name="scan" /> Drop-in <code>images:annotate</code> endpoint</li>
-            <li><Icon name="key" /> Keys scoped to services, IPs, referrers and apps</li>
-            <li><Icon name="chart" /> Per-project rate limits and usage</li>
+            <li>
+              <Icon name="scan" /> Drop-in <code>images:annotate</code> endpoint
+            </li>
+            <li>
+              <Icon name="key" /> Keys scoped to services, IPs, referrers and apps
+            </li>
+            <li>
+              <Icon name="chart" /> Per-project rate limits and usage
+            </li>
           </ul>
         </div>
         <pre class="signin-code">
           <span class="c-dim">$ </span>
-          {'curl $LEGIBLE_URL/api/vision/v1/images:annotate \\\n    -H "Authorization: Bearer $LEGIBLE_API_KEY" \\\n    -H \'Content-Type: application/json\' \\\n    -d @wakeupcat.json\n'}
+          {
+            'curl $LEGIBLE_URL/api/vision/v1/images:annotate \\\n    -H "Authorization: Bearer $LEGIBLE_API_KEY" \\\n    -H \'Content-Type: application/json\' \\\n    -d @wakeupcat.json\n'
+          }
           <span class="c-dim">{'{"responses":[{"textAnnotations":[{"locale":"en",\n  "description":'}</span>
           <span class="c-str">"Wake up human!\n"</span>
           <span class="c-dim">, …</span>
@@ -84,9 +92,13 @@ export function SignInScreen({ onSignedIn, notice }: { onSignedIn(s: Session): v
               autoFocus
             />
             {error ? (
-              <p id="signin-error" class="field-error" role="alert">{error}</p>
+              <p id="signin-error" class="field-error" role="alert">
+                {error}
+              </p>
             ) : (
-              <p id="signin-hint" class="field-hint">Kept in this browser tab only; never sent anywhere but this server.</p>
+              <p id="signin-hint" class="field-hint">
+                Kept in this browser tab only; never sent anywhere but this server.
+              </p>
             )}
           </div>
           <button class="btn btn-primary btn-block" type="submit" disabled={busy}>
@@ -94,7 +106,9 @@ export function SignInScreen({ onSignedIn, notice }: { onSignedIn(s: Session): v
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
           <p class="signin-foot muted">
-            <a href="/docs" target="_blank" rel="noreferrer">API reference</a>
+            <a href="/docs" target="_blank" rel="noreferrer">
+              API reference
+            </a>
           </p>
         </form>
       </main>

@@ -47,7 +47,8 @@ export function TokensScreen(): JSX.Element {
         <div>
           <h1 tabIndex={-1}>Account tokens</h1>
           <p class="page-subtitle">
-            Tokens act for account <code class="mono">{session.accountId}</code> on the setup API and in this console. Each secret is shown once.
+            Tokens act for account <code class="mono">{session.accountId}</code> on the setup API and in this console. Each secret is shown
+            once.
           </p>
         </div>
         <button type="button" class="btn btn-primary" onClick={create} disabled={creating}>
@@ -56,7 +57,9 @@ export function TokensScreen(): JSX.Element {
       </header>
       <ErrorBanner error={tokens.error ?? createError} onRetry={tokens.reload} />
       {tokens.loading && !tokens.data ? (
-        <div class="card"><SkeletonRows rows={3} label="Loading tokens" /></div>
+        <div class="card">
+          <SkeletonRows rows={3} label="Loading tokens" />
+        </div>
       ) : (
         <div class="card table-card">
           <table class="table">
@@ -66,7 +69,9 @@ export function TokensScreen(): JSX.Element {
                 <th scope="col">Token</th>
                 <th scope="col">Created</th>
                 <th scope="col">State</th>
-                <th scope="col"><span class="sr-only">Actions</span></th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -74,13 +79,21 @@ export function TokensScreen(): JSX.Element {
                 <tr key={t.tokenId}>
                   <td>
                     <div class="cell-title mono">{t.hint}…</div>
-                    <div class="cell-sub mono">{t.tokenId}{t.tokenId === tokens.data?.current ? ' · this browser' : ''}</div>
+                    <div class="cell-sub mono">
+                      {t.tokenId}
+                      {t.tokenId === tokens.data?.current ? ' · this browser' : ''}
+                    </div>
                   </td>
                   <td title={formatDateTime(t.createTime)}>{formatRelative(t.createTime)}</td>
                   <td>{t.revokeTime ? <Badge>Revoked</Badge> : <Badge tone="success">Active</Badge>}</td>
                   <td class="cell-actions">
                     {!t.revokeTime && (
-                      <button type="button" class="btn btn-ghost btn-sm btn-danger-text" onClick={() => setRevoking(t)} aria-label={`Revoke token ${t.tokenId}`}>
+                      <button
+                        type="button"
+                        class="btn btn-ghost btn-sm btn-danger-text"
+                        onClick={() => setRevoking(t)}
+                        aria-label={`Revoke token ${t.tokenId}`}
+                      >
                         <Icon name="trash" /> <span class="hide-sm">Revoke</span>
                       </button>
                     )}
@@ -111,7 +124,9 @@ export function TokensScreen(): JSX.Element {
       )}
       {secret && (
         <SecretDialog title="Account token created" label="Your account token" secret={secret} onDone={() => setSecret(undefined)}>
-          <p class="field-hint">Use it as <code>Authorization: Bearer …</code> on the setup API, or to sign in here.</p>
+          <p class="field-hint">
+            Use it as <code>Authorization: Bearer …</code> on the setup API, or to sign in here.
+          </p>
         </SecretDialog>
       )}
     </div>

@@ -30,7 +30,9 @@ export function ConfirmDialog(props: {
       onSubmit={submit}
       footer={
         <>
-          <button type="button" class="btn btn-secondary" onClick={props.onClose} data-autofocus>Cancel</button>
+          <button type="button" class="btn btn-secondary" onClick={props.onClose} data-autofocus>
+            Cancel
+          </button>
           <button type="submit" class="btn btn-danger" disabled={busy}>
             {busy && <Spinner label="Working" />} {props.confirmLabel}
           </button>

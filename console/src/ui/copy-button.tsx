@@ -6,7 +6,12 @@ import { Icon } from './icons.tsx';
  * Copies `text` with the async Clipboard API; where that is refused (permissions, insecure origin)
  * it selects the text in `fallbackTarget` so Ctrl/⌘+C works, and says so.
  */
-export function CopyButton(props: { text: string; label?: string; fallbackTarget?: () => HTMLInputElement | HTMLTextAreaElement | null; class?: string }): JSX.Element {
+export function CopyButton(props: {
+  text: string;
+  label?: string;
+  fallbackTarget?: () => HTMLInputElement | HTMLTextAreaElement | null;
+  class?: string;
+}): JSX.Element {
   const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');
   useEffect(() => {
     if (state === 'idle') return;

@@ -32,8 +32,11 @@ export function Dialog(props: DialogProps): JSX.Element {
     mounted.current = true;
     const opener = document.activeElement as HTMLElement | null;
     dialog.showModal();
-    const target = dialog.querySelector<HTMLElement>('[data-autofocus]') ??
-      dialog.querySelector<HTMLElement>('.dialog-body input:not([type=hidden]):not([disabled]), .dialog-body select, .dialog-body textarea');
+    const target =
+      dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+      dialog.querySelector<HTMLElement>(
+        '.dialog-body input:not([type=hidden]):not([disabled]), .dialog-body select, .dialog-body textarea',
+      );
     target?.focus();
     return () => {
       mounted.current = false;
@@ -54,8 +57,14 @@ export function Dialog(props: DialogProps): JSX.Element {
     <>
       <header class="dialog-header">
         <div>
-          <h2 id={titleId} class="dialog-title">{props.title}</h2>
-          {props.description && <p id={descId} class="dialog-description">{props.description}</p>}
+          <h2 id={titleId} class="dialog-title">
+            {props.title}
+          </h2>
+          {props.description && (
+            <p id={descId} class="dialog-description">
+              {props.description}
+            </p>
+          )}
         </div>
         {modal === 'dismissable' && (
           <button type="button" class="icon-button" aria-label="Close" onClick={onClose}>

@@ -18,7 +18,15 @@ export function ErrorBanner({ error, onRetry }: { error: Error | string | undefi
   );
 }
 
-export function Banner({ tone = 'info', icon = 'info', children }: { tone?: 'info' | 'warning'; icon?: IconName; children: ComponentChildren }): JSX.Element {
+export function Banner({
+  tone = 'info',
+  icon = 'info',
+  children,
+}: {
+  tone?: 'info' | 'warning';
+  icon?: IconName;
+  children: ComponentChildren;
+}): JSX.Element {
   return (
     <div class={`banner banner-${tone}`}>
       <Icon name={icon} />
@@ -27,7 +35,12 @@ export function Banner({ tone = 'info', icon = 'info', children }: { tone?: 'inf
   );
 }
 
-export function EmptyState(props: { icon: IconName; title: string; children?: ComponentChildren; action?: ComponentChildren }): JSX.Element {
+export function EmptyState(props: {
+  icon: IconName;
+  title: string;
+  children?: ComponentChildren;
+  action?: ComponentChildren;
+}): JSX.Element {
   return (
     <div class="empty-state">
       <div class="empty-icon">
@@ -59,6 +72,12 @@ export function SkeletonRows({ rows = 3, label = 'Loading' }: { rows?: number; l
   );
 }
 
-export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'success' | 'warning' | 'danger' | 'accent'; children: ComponentChildren }): JSX.Element {
+export function Badge({
+  tone = 'neutral',
+  children,
+}: {
+  tone?: 'neutral' | 'success' | 'warning' | 'danger' | 'accent';
+  children: ComponentChildren;
+}): JSX.Element {
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }

@@ -20,7 +20,12 @@ export function formatRelative(iso: string | null | undefined, fallback = '—',
   if (!iso) return fallback;
   const seconds = (new Date(iso).getTime() - now) / 1000;
   const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-    ['year', 31536000], ['month', 2592000], ['week', 604800], ['day', 86400], ['hour', 3600], ['minute', 60],
+    ['year', 31536000],
+    ['month', 2592000],
+    ['week', 604800],
+    ['day', 86400],
+    ['hour', 3600],
+    ['minute', 60],
   ];
   for (const [unit, size] of units) {
     if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);

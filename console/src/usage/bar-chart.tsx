@@ -40,11 +40,18 @@ export function BarChart(props: { title: string; days: string[]; layers: BarLaye
         <span class="chart-title">{props.title}</span>
         <span class="chart-total">{formatNumber(grand)}</span>
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} class="chart-svg" role="img" aria-label={`${props.title}: ${formatNumber(grand)} in ${days.length} days`}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        class="chart-svg"
+        role="img"
+        aria-label={`${props.title}: ${formatNumber(grand)} in ${days.length} days`}
+      >
         {scale.ticks.map((t) => (
           <g key={t}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} class="chart-grid" />
-            <text x={PAD.left - 8} y={y(t) + 4} class="chart-axis" text-anchor="end">{formatNumber(t)}</text>
+            <text x={PAD.left - 8} y={y(t) + 4} class="chart-axis" text-anchor="end">
+              {formatNumber(t)}
+            </text>
           </g>
         ))}
         {days.map((day, i) => {
@@ -63,7 +70,9 @@ export function BarChart(props: { title: string; days: string[]; layers: BarLaye
                 return <rect key={l.label} x={x} y={top} width={barW} height={Math.max(1, h)} rx={2} class={l.tone} />;
               })}
               {i % labelEvery === 0 && (
-                <text x={x + barW / 2} y={H - 8} class="chart-axis" text-anchor="middle">{shortDay(day)}</text>
+                <text x={x + barW / 2} y={H - 8} class="chart-axis" text-anchor="middle">
+                  {shortDay(day)}
+                </text>
               )}
             </g>
           );
@@ -72,7 +81,10 @@ export function BarChart(props: { title: string; days: string[]; layers: BarLaye
       {layers.length > 1 && (
         <div class="chart-legend" aria-hidden="true">
           {layers.map((l) => (
-            <span key={l.label}><i class={`swatch ${l.tone}`} />{l.label}</span>
+            <span key={l.label}>
+              <i class={`swatch ${l.tone}`} />
+              {l.label}
+            </span>
           ))}
         </div>
       )}
@@ -81,10 +93,24 @@ export function BarChart(props: { title: string; days: string[]; layers: BarLaye
       <div class="sr-only">
         <table>
           <caption>{props.title} per day</caption>
-          <thead><tr><th scope="col">Day</th>{layers.map((l) => <th scope="col" key={l.label}>{l.label}</th>)}</tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              {layers.map((l) => (
+                <th scope="col" key={l.label}>
+                  {l.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
           <tbody>
             {days.map((d, i) => (
-              <tr key={d}><th scope="row">{d}</th>{layers.map((l) => <td key={l.label}>{l.values[i]}</td>)}</tr>
+              <tr key={d}>
+                <th scope="row">{d}</th>
+                {layers.map((l) => (
+                  <td key={l.label}>{l.values[i]}</td>
+                ))}
+              </tr>
             ))}
           </tbody>
         </table>

@@ -37,7 +37,9 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
       <div class="section-header">
         <div>
           <h2 class="section-title">Usage</h2>
-          <p class="muted">Requests and images per UTC day, by API and API key. Rate-limited and invalid requests count as client errors.</p>
+          <p class="muted">
+            Requests and images per UTC day, by API and API key. Rate-limited and invalid requests count as client errors.
+          </p>
         </div>
         <div class="segmented" role="group" aria-label="Time range">
           {RANGES.map((r) => (
@@ -49,10 +51,14 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
       </div>
       <ErrorBanner error={usage.error} onRetry={usage.reload} />
       {usage.loading && !usage.data ? (
-        <div class="card"><SkeletonRows rows={4} label="Loading usage" /></div>
+        <div class="card">
+          <SkeletonRows rows={4} label="Loading usage" />
+        </div>
       ) : series.length === 0 && !usage.error ? (
         <div class="card">
-          <EmptyState icon="chart" title="No usage yet">Enable an API and call it (or try the OCR playground): requests show up here within seconds.</EmptyState>
+          <EmptyState icon="chart" title="No usage yet">
+            Enable an API and call it (or try the OCR playground): requests show up here within seconds.
+          </EmptyState>
         </div>
       ) : (
         series.map((s) => (
@@ -61,9 +67,18 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
               {usage.data?.titles.get(s.api) ?? s.api} <code class="mono muted">{s.api}</code>
             </h3>
             <div class="stats">
-              <div class="stat"><span class="stat-label">Requests</span><span class="stat-value">{formatNumber(s.totals.requests)}</span></div>
-              <div class="stat"><span class="stat-label">Images</span><span class="stat-value">{formatNumber(s.totals.images)}</span></div>
-              <div class="stat"><span class="stat-label">Errors</span><span class="stat-value">{formatNumber(s.totals.errors)}</span></div>
+              <div class="stat">
+                <span class="stat-label">Requests</span>
+                <span class="stat-value">{formatNumber(s.totals.requests)}</span>
+              </div>
+              <div class="stat">
+                <span class="stat-label">Images</span>
+                <span class="stat-value">{formatNumber(s.totals.images)}</span>
+              </div>
+              <div class="stat">
+                <span class="stat-label">Errors</span>
+                <span class="stat-value">{formatNumber(s.totals.errors)}</span>
+              </div>
               <div class="stat">
                 <span class="stat-label">Error rate</span>
                 <span class="stat-value">{s.totals.requests ? `${((100 * s.totals.errors) / s.totals.requests).toFixed(1)}%` : '—'}</span>
@@ -72,21 +87,31 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
             <LatencyStats total={usage.data?.totals.get(s.api)} />
             <KeyBreakdown api={s.api} total={usage.data?.totals.get(s.api)} />
             <div class="card chart-card chart-wide">
-              <BarChart title="Requests" width={960} height={220} days={s.days} layers={[
-                { label: 'Succeeded', tone: 'fill-ok', values: s.ok },
-                { label: 'Client errors', tone: 'fill-warn', values: s.clientErrors },
-                { label: 'Server errors', tone: 'fill-bad', values: s.serverErrors },
-              ]} />
+              <BarChart
+                title="Requests"
+                width={960}
+                height={220}
+                days={s.days}
+                layers={[
+                  { label: 'Succeeded', tone: 'fill-ok', values: s.ok },
+                  { label: 'Client errors', tone: 'fill-warn', values: s.clientErrors },
+                  { label: 'Server errors', tone: 'fill-bad', values: s.serverErrors },
+                ]}
+              />
             </div>
             <div class="chart-grid-2">
               <div class="card chart-card">
                 <BarChart title="Images" days={s.days} layers={[{ label: 'Images', tone: 'fill-accent', values: s.images }]} />
               </div>
               <div class="card chart-card">
-                <BarChart title="Errors" days={s.days} layers={[
-                  { label: 'Client errors (4xx)', tone: 'fill-warn', values: s.clientErrors },
-                  { label: 'Server errors (5xx)', tone: 'fill-bad', values: s.serverErrors },
-                ]} />
+                <BarChart
+                  title="Errors"
+                  days={s.days}
+                  layers={[
+                    { label: 'Client errors (4xx)', tone: 'fill-warn', values: s.clientErrors },
+                    { label: 'Server errors (5xx)', tone: 'fill-bad', values: s.serverErrors },
+                  ]}
+                />
               </div>
             </div>
           </section>
@@ -101,11 +126,22 @@ function LatencyStats({ total }: { total?: UsageTotal }): JSX.Element {
   const latency = total?.latency;
   return (
     <div class="stats latency-stats" aria-label="Latency">
-      <div class="stat"><span class="stat-label">Latency p50</span><span class="stat-value">{formatLatency(latency?.p50Ms)}</span></div>
-      <div class="stat"><span class="stat-label">Latency p95</span><span class="stat-value">{formatLatency(latency?.p95Ms)}</span></div>
-      <div class="stat"><span class="stat-label">Latency p99</span><span class="stat-value">{formatLatency(latency?.p99Ms)}</span></div>
       <div class="stat">
-        <span class="stat-label" title="Successful requests that read images">Latency samples</span>
+        <span class="stat-label">Latency p50</span>
+        <span class="stat-value">{formatLatency(latency?.p50Ms)}</span>
+      </div>
+      <div class="stat">
+        <span class="stat-label">Latency p95</span>
+        <span class="stat-value">{formatLatency(latency?.p95Ms)}</span>
+      </div>
+      <div class="stat">
+        <span class="stat-label">Latency p99</span>
+        <span class="stat-value">{formatLatency(latency?.p99Ms)}</span>
+      </div>
+      <div class="stat">
+        <span class="stat-label" title="Successful requests that read images">
+          Latency samples
+        </span>
         <span class="stat-value">{formatNumber(latency?.samples ?? 0)}</span>
       </div>
     </div>
@@ -119,31 +155,59 @@ function KeyBreakdown({ api, total }: { api: string; total?: UsageTotal }): JSX.
   return (
     <div class="card table-card usage-keys">
       <table class="table">
-        <caption class="usage-keys-caption">By API key <span class="muted">· latency of successful requests</span></caption>
+        <caption class="usage-keys-caption">
+          By API key <span class="muted">· latency of successful requests</span>
+        </caption>
         <thead>
           <tr>
             <th scope="col">Key</th>
-            <th scope="col" class="num">Requests</th>
-            <th scope="col" class="num">Images</th>
-            <th scope="col" class="num">Errors</th>
-            <th scope="col" class="num">p50</th>
-            <th scope="col" class="num">p95</th>
-            <th scope="col" class="num">p99</th>
+            <th scope="col" class="num">
+              Requests
+            </th>
+            <th scope="col" class="num">
+              Images
+            </th>
+            <th scope="col" class="num">
+              Errors
+            </th>
+            <th scope="col" class="num">
+              p50
+            </th>
+            <th scope="col" class="num">
+              p95
+            </th>
+            <th scope="col" class="num">
+              p99
+            </th>
           </tr>
         </thead>
         <tbody>
           {keys.map((k) => (
             <tr key={`${api}:${k.key}`} class={k.revoked ? 'row-muted' : ''}>
               <td class="usage-key">
-                <div class="cell-title">{usageKeyLabel(k)} {k.revoked && <Badge tone="danger">Revoked</Badge>}</div>
+                <div class="cell-title">
+                  {usageKeyLabel(k)} {k.revoked && <Badge tone="danger">Revoked</Badge>}
+                </div>
                 {k.displayName !== undefined && <div class="cell-sub mono">{k.key}</div>}
               </td>
-              <td class="num" data-label="Requests">{formatNumber(k.requests)}</td>
-              <td class="num" data-label="Images">{formatNumber(k.images)}</td>
-              <td class="num" data-label="Errors">{formatNumber(k.errors)}</td>
-              <td class="num" data-label="p50">{formatLatency(k.latency?.p50Ms)}</td>
-              <td class="num" data-label="p95">{formatLatency(k.latency?.p95Ms)}</td>
-              <td class="num" data-label="p99">{formatLatency(k.latency?.p99Ms)}</td>
+              <td class="num" data-label="Requests">
+                {formatNumber(k.requests)}
+              </td>
+              <td class="num" data-label="Images">
+                {formatNumber(k.images)}
+              </td>
+              <td class="num" data-label="Errors">
+                {formatNumber(k.errors)}
+              </td>
+              <td class="num" data-label="p50">
+                {formatLatency(k.latency?.p50Ms)}
+              </td>
+              <td class="num" data-label="p95">
+                {formatLatency(k.latency?.p95Ms)}
+              </td>
+              <td class="num" data-label="p99">
+                {formatLatency(k.latency?.p99Ms)}
+              </td>
             </tr>
           ))}
         </tbody>

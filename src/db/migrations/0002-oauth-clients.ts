@@ -37,11 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('revoke_time', 'varchar(40)')
     .addColumn('last_used_time', 'varchar(40)')
     .execute();
-  await db.schema
-    .createIndex('oauth_client_secrets_client_idx')
-    .on('oauth_client_secrets')
-    .columns(['client_id', 'secret_id'])
-    .execute();
+  await db.schema.createIndex('oauth_client_secrets_client_idx').on('oauth_client_secrets').columns(['client_id', 'secret_id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -10,7 +10,9 @@ import { sql, type Kysely } from 'kysely';
  * The bucket bounds are copied here, not imported: a migration must keep creating the same columns
  * whatever later code does (changing them means a new migration).
  */
-const BOUNDS_MS = [10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000, 3000, 5000, 7000, 10000, 15000, 20000, 30000, 50000, 70000];
+const BOUNDS_MS = [
+  10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000, 3000, 5000, 7000, 10000, 15000, 20000, 30000, 50000, 70000,
+];
 const LATENCY_COLUMNS = [...BOUNDS_MS.map((b) => `lat_${b}`), 'lat_inf'];
 const COUNTED = ['project_id', 'day', 'api', 'outcome', 'requests', 'images'];
 

@@ -9,7 +9,16 @@ const PAGE = { width: 2000, height: 3000, mode: 'document' as const };
 
 /** An axis-aligned line with its characters spread along it (a space is narrower than a letter, as in print). */
 function line(text: string, x: number, y: number, width: number, height = 30, language?: string): RecognizedLine {
-  return rotatedLine(text, [{ x, y }, { x: x + width, y }, { x: x + width, y: y + height }, { x, y: y + height }], language);
+  return rotatedLine(
+    text,
+    [
+      { x, y },
+      { x: x + width, y },
+      { x: x + width, y: y + height },
+      { x, y: y + height },
+    ],
+    language,
+  );
 }
 
 function rotatedLine(text: string, box: Quad, language?: string): RecognizedLine {
@@ -62,14 +71,35 @@ test('a two-column page reads column by column, under a headline spanning both',
 function bridgedLine(left: string, right: string, x: number, y: number, column: number, gutter: number): RecognizedLine {
   const width = 2 * column + gutter;
   const spread = (text: string, from: number) =>
-    Array.from(text).map((t, i, all) => ({ text: t, x0: (from + (column * i) / all.length) / width, x1: (from + (column * (i + 0.8)) / all.length) / width, confidence: 0.9 }));
-  const chars = [...spread(left, 0), { text: ' ', x0: column / width, x1: column / width, confidence: 0.9 }, ...spread(right, column + gutter)];
-  return { box: [{ x, y }, { x: x + width, y }, { x: x + width, y: y + 30 }, { x, y: y + 30 }], text: `${left} ${right}`, confidence: 0.9, chars };
+    Array.from(text).map((t, i, all) => ({
+      text: t,
+      x0: (from + (column * i) / all.length) / width,
+      x1: (from + (column * (i + 0.8)) / all.length) / width,
+      confidence: 0.9,
+    }));
+  const chars = [
+    ...spread(left, 0),
+    { text: ' ', x0: column / width, x1: column / width, confidence: 0.9 },
+    ...spread(right, column + gutter),
+  ];
+  return {
+    box: [
+      { x, y },
+      { x: x + width, y },
+      { x: x + width, y: y + 30 },
+      { x, y: y + 30 },
+    ],
+    text: `${left} ${right}`,
+    confidence: 0.9,
+    chars,
+  };
 }
 
 test('a two-column page whose rows the detector joined across a narrow gutter reads column by column', () => {
   // 36 characters in 500 px (14 px each), 30-px lines, a 28-px gutter: a typical 10-point magazine page at 300 dpi.
-  const lines = Array.from({ length: 10 }, (_, k) => bridgedLine(`left column row ${k} of the text body`, `right column row ${k} of the text bod`, 100, 100 + k * 40, 500, 28));
+  const lines = Array.from({ length: 10 }, (_, k) =>
+    bridgedLine(`left column row ${k} of the text body`, `right column row ${k} of the text bod`, 100, 100 + k * 40, 500, 28),
+  );
   const got = buildLayout(lines, PAGE).text.split('\n').filter(Boolean);
   assert.deepEqual(got, [
     ...Array.from({ length: 10 }, (_, k) => `left column row ${k} of the text body`),
@@ -82,10 +112,15 @@ test('a river of wide word spaces down a few rows of one column does not make it
   // wide runs down them, but the words right of it start 30 px apart, as no column's rows would.
   const river: Record<number, [number, number]> = { 2: [400, 40], 3: [380, 90], 4: [420, 30] };
   const lines = Array.from({ length: 8 }, (_, k) =>
-    river[k] ? bridgedLine(`row ${k} of the paragraph goes`, `on here ${k} with its words`, 100, 100 + k * 40, ...river[k]) : line(`row ${k} of the paragraph goes on here with its words`, 100, 100 + k * 40, 830),
+    river[k]
+      ? bridgedLine(`row ${k} of the paragraph goes`, `on here ${k} with its words`, 100, 100 + k * 40, ...river[k])
+      : line(`row ${k} of the paragraph goes on here with its words`, 100, 100 + k * 40, 830),
   );
   const got = buildLayout(lines, PAGE).text.split('\n').filter(Boolean);
-  assert.deepEqual(got.map((t) => t.split(' ')[1]), ['0', '1', '2', '3', '4', '5', '6', '7']);
+  assert.deepEqual(
+    got.map((t) => t.split(' ')[1]),
+    ['0', '1', '2', '3', '4', '5', '6', '7'],
+  );
 });
 
 test('a picture caption across the gutter floats after the columns instead of breaking them', () => {
@@ -99,14 +134,27 @@ test('a picture caption across the gutter floats after the columns instead of br
     if (around) lines.push(line(`CAPTION ${k}`, 820, y + 5, 300, 24));
   }
   const got = buildLayout(lines, PAGE).text.split('\n');
-  assert.deepEqual(got.slice(0, 12), Array.from({ length: 12 }, (_, k) => `left ${k} of the column text`));
-  assert.deepEqual(got.slice(12, 24), Array.from({ length: 12 }, (_, k) => `right ${k} of the column text`));
+  assert.deepEqual(
+    got.slice(0, 12),
+    Array.from({ length: 12 }, (_, k) => `left ${k} of the column text`),
+  );
+  assert.deepEqual(
+    got.slice(12, 24),
+    Array.from({ length: 12 }, (_, k) => `right ${k} of the column text`),
+  );
   assert.deepEqual(got.slice(24, 28), ['CAPTION 4', 'CAPTION 5', 'CAPTION 6', 'CAPTION 7']);
 });
 
 test('a table reads row by row: its labels and its columns of figures are not two text columns', () => {
   const lines: RecognizedLine[] = [];
-  const labels = ['Revenue from all operations', 'Operating profit before tax', 'Net income for the year', 'Earnings per share basic', 'Dividend per share paid', 'Free cash flow in total'];
+  const labels = [
+    'Revenue from all operations',
+    'Operating profit before tax',
+    'Net income for the year',
+    'Earnings per share basic',
+    'Dividend per share paid',
+    'Free cash flow in total',
+  ];
   labels.forEach((label, k) => {
     // A long label, then three figures as separate cells, all on the row's baseline.
     lines.push(line(label, 100, 200 + k * 40, 800));
@@ -130,13 +178,21 @@ test('a receipt keeps "label … price" on one line of text', () => {
 
 test('right-to-left pages read each row from the right', () => {
   // The detector split one Arabic row in two: the right-hand part is read first.
-  const r = buildLayout([line('على حالهما', 100, 100, 300), line('والمعصوب من التيوس', 500, 102, 400), line('سطر ثان', 600, 160, 300)], PAGE);
+  const r = buildLayout(
+    [line('على حالهما', 100, 100, 300), line('والمعصوب من التيوس', 500, 102, 400), line('سطر ثان', 600, 160, 300)],
+    PAGE,
+  );
   assert.equal(r.text, 'والمعصوب من التيوس على حالهما\nسطر ثان\n');
   assert.equal(r.locale, 'ar');
 });
 
 test('scattered scene words read top-to-bottom, then left-to-right', () => {
-  const lines = [line('EXIT', 900, 400, 120, 40), line('OPEN', 100, 80, 120, 40), line('SALE', 600, 395, 120, 40), line('24H', 1100, 90, 90, 40)];
+  const lines = [
+    line('EXIT', 900, 400, 120, 40),
+    line('OPEN', 100, 80, 120, 40),
+    line('SALE', 600, 395, 120, 40),
+    line('24H', 1100, 90, 90, 40),
+  ];
   const r = buildLayout(lines, { width: 1280, height: 720, mode: 'text' });
   assert.equal(r.text, 'OPEN 24H\nSALE EXIT\n');
 });
@@ -150,10 +206,17 @@ test('breaks: SPACE inside a line, EOL_SURE_SPACE and HYPHEN between lines, LINE
   ];
   const r = buildLayout(lines, PAGE);
   assert.deepEqual(breaks(r), [
-    'the|SPACE', 'first|SPACE', 'para-|HYPHEN',
-    'graph|SPACE', 'goes|SPACE', 'on|EOL_SURE_SPACE',
-    'and|SPACE', 'ends|', '.|LINE_BREAK',
-    'Second|SPACE', 'paragraph|LINE_BREAK',
+    'the|SPACE',
+    'first|SPACE',
+    'para-|HYPHEN',
+    'graph|SPACE',
+    'goes|SPACE',
+    'on|EOL_SURE_SPACE',
+    'and|SPACE',
+    'ends|',
+    '.|LINE_BREAK',
+    'Second|SPACE',
+    'paragraph|LINE_BREAK',
   ]);
   assert.equal(r.text, 'the first para-\ngraph goes on\nand ends.\nSecond paragraph\n');
   assert.equal(r.page.blocks.flatMap((b) => b.paragraphs).length, 2);
@@ -161,23 +224,35 @@ test('breaks: SPACE inside a line, EOL_SURE_SPACE and HYPHEN between lines, LINE
 
 test('punctuation at word ends is its own token without changing the text', () => {
   const r = buildLayout([line('WAITING? (PLEASE) 12.50 e-mail', 10, 10, 600)], PAGE);
-  assert.deepEqual(words(r).map((w) => w.text), ['WAITING', '?', '(', 'PLEASE', ')', '12.50', 'e-mail']);
+  assert.deepEqual(
+    words(r).map((w) => w.text),
+    ['WAITING', '?', '(', 'PLEASE', ')', '12.50', 'e-mail'],
+  );
   assert.equal(r.text, 'WAITING? (PLEASE) 12.50 e-mail\n');
 });
 
 test('CJK: each Han or kana character is a word, Hangul words keep their spaces; languages by script', () => {
   const zh = buildLayout([line('你好世界', 10, 10, 200)], PAGE);
-  assert.deepEqual(words(zh).map((w) => w.text), ['你', '好', '世', '界']);
+  assert.deepEqual(
+    words(zh).map((w) => w.text),
+    ['你', '好', '世', '界'],
+  );
   assert.equal(zh.text, '你好世界\n');
   assert.equal(zh.locale, 'zh');
   const ja = buildLayout([line('東京へようこそ', 10, 10, 300)], PAGE);
   assert.equal(ja.locale, 'ja');
   assert.deepEqual(words(ja)[0].languages, [{ languageCode: 'ja', confidence: 1 }]);
   const ko = buildLayout([line('안녕하세요 세계', 10, 10, 300)], PAGE);
-  assert.deepEqual(words(ko).map((w) => w.text), ['안녕하세요', '세계']);
+  assert.deepEqual(
+    words(ko).map((w) => w.text),
+    ['안녕하세요', '세계'],
+  );
   assert.equal(ko.locale, 'ko');
   const plate = buildLayout([line('皖A5P237', 10, 10, 200)], PAGE);
-  assert.deepEqual(words(plate).map((w) => w.text), ['皖', 'A5P237']);
+  assert.deepEqual(
+    words(plate).map((w) => w.text),
+    ['皖', 'A5P237'],
+  );
   assert.equal(plate.text, '皖A5P237\n');
 });
 
@@ -193,11 +268,17 @@ test('languages: Arabic, Vietnamese, Cyrillic, Devanagari, Latin hints; locale i
   for (const [text, expected, hint] of cases) {
     const r = buildLayout([line(text, 10, 10, 600, 30, hint)], PAGE);
     assert.equal(r.locale, expected, text);
-    assert.ok(words(r).every((w) => w.languages[0]?.languageCode === expected), text);
+    assert.ok(
+      words(r).every((w) => w.languages[0]?.languageCode === expected),
+      text,
+    );
   }
   const mixed = buildLayout([line('Hello there my friends', 10, 10, 600), line('你好', 10, 60, 60)], PAGE);
   assert.equal(mixed.locale, 'en');
-  assert.deepEqual(mixed.page.languages.map((l) => l.languageCode), ['en', 'zh']);
+  assert.deepEqual(
+    mixed.page.languages.map((l) => l.languageCode),
+    ['en', 'zh'],
+  );
   const digits = buildLayout([line('Total 12.50', 10, 10, 300)], PAGE);
   assert.deepEqual(words(digits)[1].languages, [{ languageCode: 'en', confidence: 1 }]);
 });
@@ -224,10 +305,16 @@ function insideQuad(p: Point, q: Quad, tolerance: number): boolean {
 
 test('symbol and word boxes lie inside their line, also for rotated lines', () => {
   const angle = (25 * Math.PI) / 180;
-  const at = (x: number, y: number): Point => ({ x: 300 + x * Math.cos(angle) - y * Math.sin(angle), y: 300 + x * Math.sin(angle) + y * Math.cos(angle) });
+  const at = (x: number, y: number): Point => ({
+    x: 300 + x * Math.cos(angle) - y * Math.sin(angle),
+    y: 300 + x * Math.sin(angle) + y * Math.cos(angle),
+  });
   const box: Quad = [at(0, 0), at(500, 0), at(500, 40), at(0, 40)];
   const r = buildLayout([rotatedLine('tilted words here', box)], PAGE);
-  assert.deepEqual(words(r).map((w) => w.text), ['tilted', 'words', 'here']);
+  assert.deepEqual(
+    words(r).map((w) => w.text),
+    ['tilted', 'words', 'here'],
+  );
   for (const w of words(r)) {
     for (const p of w.box) assert.ok(insideQuad(p, box, 1), `word ${w.text} corner ${JSON.stringify(p)}`);
     for (const s of w.symbols) for (const p of s.box) assert.ok(insideQuad(p, box, 1), `symbol ${s.text}`);
@@ -239,17 +326,31 @@ test('symbol and word boxes lie inside their line, also for rotated lines', () =
 test('a page photographed at 90°: lines in reading order along the rotated axis', () => {
   // Text runs downwards (top edge points +y); "up" in the text is +x, so the first line is rightmost.
   const vertical = (text: string, x: number): RecognizedLine =>
-    rotatedLine(text, [{ x, y: 100 }, { x, y: 700 }, { x: x - 30, y: 700 }, { x: x - 30, y: 100 }]);
+    rotatedLine(text, [
+      { x, y: 100 },
+      { x, y: 700 },
+      { x: x - 30, y: 700 },
+      { x: x - 30, y: 100 },
+    ]);
   const r = buildLayout([vertical('third line', 300), vertical('first line', 400), vertical('second line', 350)], PAGE);
   assert.equal(r.text, 'first line\nsecond line\nthird line\n');
 });
 
 test('hostile lines: NaN boxes, blank text, out-of-range chars, boxes off the page', () => {
   const nan = line('nan', 0, 0, 100);
-  nan.box = [{ x: NaN, y: 0 }, { x: 1, y: 0 }, { x: 1, y: 1 }, { x: 0, y: 1 }];
+  nan.box = [
+    { x: NaN, y: 0 },
+    { x: 1, y: 0 },
+    { x: 1, y: 1 },
+    { x: 0, y: 1 },
+  ];
   const blank = line('   ', 10, 10, 100);
   const odd = line('odd', 10, 100, 100);
-  odd.chars = [{ text: 'o', x0: -5, x1: 0.2, confidence: 7 }, { text: 'd', x0: 0.9, x1: 0.1, confidence: NaN }, { text: 'd', x0: 0.5, x1: 9, confidence: 0.5 }];
+  odd.chars = [
+    { text: 'o', x0: -5, x1: 0.2, confidence: 7 },
+    { text: 'd', x0: 0.9, x1: 0.1, confidence: NaN },
+    { text: 'd', x0: 0.5, x1: 9, confidence: 0.5 },
+  ];
   const offPage = line('far away', -500, 2990, 5000, 50);
   const noChars = { ...line('fallback text', 10, 200, 300), chars: [] };
   const r = buildLayout([nan, blank, odd, offPage, noChars], PAGE);
@@ -291,7 +392,12 @@ test('property: every word appears once, text matches the words and breaks, boxe
       const lines = specs.map((s) => line(s.text, s.x, s.y, s.w, s.h));
       const r = buildLayout(lines, { width: 1000, height: 1000, mode: 'text' });
       const expected = lines.flatMap((l) => l.text.split(/\s+/).filter(Boolean)).join('').length;
-      assert.equal(words(r).map((w) => w.text).join('').length, expected);
+      assert.equal(
+        words(r)
+          .map((w) => w.text)
+          .join('').length,
+        expected,
+      );
       assert.equal(r.text.replace(/\s/g, '').length, expected);
       assert.ok(r.text === '' || r.text.endsWith('\n'));
       for (const w of words(r)) for (const p of w.box) assert.ok(p.x >= 0 && p.x <= 1000 && p.y >= 0 && p.y <= 1000);

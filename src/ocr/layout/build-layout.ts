@@ -2,7 +2,16 @@ import type { BreakType, DetectedLanguage, OcrBlock, OcrMode, OcrParagraph, OcrR
 import type { RecognizedLine } from '../recognized-line.ts';
 import { groupLines } from './group-lines.ts';
 import { addWeights, languageOfWord, languagesByWeight, lineLanguageContext } from './language-of.ts';
-import { frameBoxOf, quadHeight, quadOfFrameBox, readingFrameOf, sliceQuad, toFrame, type FrameBox, type ReadingFrame } from './reading-frame.ts';
+import {
+  frameBoxOf,
+  quadHeight,
+  quadOfFrameBox,
+  readingFrameOf,
+  sliceQuad,
+  toFrame,
+  type FrameBox,
+  type ReadingFrame,
+} from './reading-frame.ts';
 import { median, readingOrder, type OrderItem } from './reading-order.ts';
 import { splitAtWideGaps } from './split-at-gaps.ts';
 import { clamp01, splitWords, type WordDraft } from './split-words.ts';
@@ -64,8 +73,12 @@ export function buildLayout(lines: readonly RecognizedLine[], page: LayoutPage):
             const brk: BreakType | undefined = lastInParagraph
               ? 'LINE_BREAK'
               : lastInRow
-                ? d.text.endsWith('-') && d.text.length > 1 ? 'HYPHEN' : 'EOL_SURE_SPACE'
-                : d.spaceAfter || w === drafts.length - 1 ? 'SPACE' : undefined;
+                ? d.text.endsWith('-') && d.text.length > 1
+                  ? 'HYPHEN'
+                  : 'EOL_SURE_SPACE'
+                : d.spaceAfter || w === drafts.length - 1
+                  ? 'SPACE'
+                  : undefined;
             const lang = languages[w];
             if (lang) weights.set(lang, (weights.get(lang) ?? 0) + letterCount(d.text));
             words.push(wordOf(d, brk, lang, clamp));
@@ -136,7 +149,8 @@ function inkSpan(line: RecognizedLine): [number, number] | undefined {
   const ink = line.chars.filter((c) => c.text.trim() !== '');
   if (ink.length === 0) return undefined;
   const width = 1.5 * median(ink.map((c) => c.x1 - c.x0));
-  const first = ink[0], last = ink[ink.length - 1];
+  const first = ink[0],
+    last = ink[ink.length - 1];
   return [clamp01(Math.max(first.x0, first.x1 - width)), clamp01(Math.min(last.x1, last.x0 + width))];
 }
 

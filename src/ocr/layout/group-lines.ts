@@ -19,7 +19,10 @@ export function groupLines(items: readonly OrderItem[], rows: readonly number[][
   const blocks: RowGroups = [];
   // Typical spacing between consecutive rows of the same column, to tell paragraph gaps apart.
   const spacing = median(
-    shapes.slice(1).map((s, k) => (s.y0 - shapes[k].y1) / Math.min(s.height, shapes[k].height)).filter((g) => g >= 0 && g < 1.5),
+    shapes
+      .slice(1)
+      .map((s, k) => (s.y0 - shapes[k].y1) / Math.min(s.height, shapes[k].height))
+      .filter((g) => g >= 0 && g < 1.5),
   );
   shapes.forEach((s, k) => {
     const p = shapes[k - 1];

@@ -73,7 +73,10 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
       }
       budget.left -= e - s + 1;
       const floating = new Set(floats);
-      const body = bands.slice(s, e + 1).flat().filter((k) => !floating.has(k));
+      const body = bands
+        .slice(s, e + 1)
+        .flat()
+        .filter((k) => !floating.has(k));
       // Captions cross a gutter in a few rows; a strip that most rows cross is no gutter.
       const split = floats.length <= Math.max(2, (e - s + 1) / 3) ? columnSplit(items, body, unit, common, e - s + 1, budget) : undefined;
       if (split) {
@@ -231,9 +234,11 @@ function looksLikeTable(items: readonly OrderItem[], left: number[], right: numb
   const rowsLeft = rowsOf(items, left);
   const rowsRight = rowsOf(items, right);
   const aligned = (row: number[], others: number[][]) => {
-    const y0 = Math.min(...row.map((i) => items[i].box.y0)), y1 = Math.max(...row.map((i) => items[i].box.y1));
+    const y0 = Math.min(...row.map((i) => items[i].box.y0)),
+      y1 = Math.max(...row.map((i) => items[i].box.y1));
     return others.some((o) => {
-      const a = Math.min(...o.map((i) => items[i].box.y0)), b = Math.max(...o.map((i) => items[i].box.y1));
+      const a = Math.min(...o.map((i) => items[i].box.y0)),
+        b = Math.max(...o.map((i) => items[i].box.y1));
       return Math.min(y1, b) - Math.max(y0, a) > 0.5 * Math.min(y1 - y0, b - a);
     });
   };

@@ -26,7 +26,7 @@ test('an empty reading on either side yields the other', (t: TestContext) => {
   t.assert.equal(fuseDiacritics(reading('', 0), reading('Dụng', 0.9)).text, 'Dụng');
 });
 
-test("a confident Tesseract agreeing with PP-OCR wins whole, with its own letters and spaces", (t: TestContext) => {
+test('a confident Tesseract agreeing with PP-OCR wins whole, with its own letters and spaces', (t: TestContext) => {
   t.assert.equal(fuseDiacritics(reading('Voix ambigue', 0.98), reading('Voix ambiguë', 0.99)).text, 'Voix ambiguë');
   t.assert.equal(fuseDiacritics(reading('Quelfezsghembo', 0.99), reading('Quel fez sghembo', 0.99)).text, 'Quel fez sghembo');
 });

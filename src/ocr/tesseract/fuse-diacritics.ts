@@ -85,7 +85,9 @@ export function fuseDiacritics(pp: LineReading, ts: LineReading): LineReading {
   if (agreement >= AGREEMENT_FOR_TESSERACT && ts.confidence >= CONFIDENCE_FOR_TESSERACT) {
     // Tesseract's letters, in PP-OCR's case (PP-OCR gets capitals right on signs: `NgUYỄN` → `NGUYỄN`).
     const ppAt = new Map(steps.filter(([i, j]) => i >= 0 && j >= 0 && ppBases[i] === tsBases[j]).map(([i, j]) => [j, pp.chars[i].text]));
-    const chars = ts.chars.map((c, j) => (ppAt.has(j) && !SAME_SHAPE_CASES.test(baseLetter(c.text)) ? { ...c, text: withCaseOf(c.text, ppAt.get(j)!).normalize('NFC') } : c));
+    const chars = ts.chars.map((c, j) =>
+      ppAt.has(j) && !SAME_SHAPE_CASES.test(baseLetter(c.text)) ? { ...c, text: withCaseOf(c.text, ppAt.get(j)!).normalize('NFC') } : c,
+    );
     return { ...ts, text: chars.map((c) => c.text).join(''), chars };
   }
   if (ts.confidence > pp.confidence && (ts.confidence >= TESSERACT_CERTAIN || pp.confidence < PP_UNSURE)) return ts;
@@ -100,7 +102,13 @@ export function fuseDiacritics(pp: LineReading, ts: LineReading): LineReading {
     // A space only Tesseract saw, between two letters PP-OCR ran together.
     const previous = chars.at(-1);
     const next = steps.slice(k + 1).find(([ni]) => ni >= 0);
-    if (isSpace(ts.chars[j].text) && previous !== undefined && !isSpace(previous.text) && next !== undefined && !isSpace(pp.chars[next[0]].text)) {
+    if (
+      isSpace(ts.chars[j].text) &&
+      previous !== undefined &&
+      !isSpace(previous.text) &&
+      next !== undefined &&
+      !isSpace(pp.chars[next[0]].text)
+    ) {
       chars.push({ text: ' ', x0: previous.x1, x1: Math.max(previous.x1, pp.chars[next[0]].x0), confidence: ts.chars[j].confidence });
     }
   });

@@ -86,10 +86,21 @@ export function mergeRowQuads(quads: readonly Quad[], page: { width: number; hei
       rows.push({ box: { ...b }, parts: 1 });
       continue;
     }
-    row.box = { x0: Math.min(row.box.x0, b.x0), y0: Math.min(row.box.y0, b.y0), x1: Math.max(row.box.x1, b.x1), y1: Math.max(row.box.y1, b.y1) };
+    row.box = {
+      x0: Math.min(row.box.x0, b.x0),
+      y0: Math.min(row.box.y0, b.y0),
+      x1: Math.max(row.box.x1, b.x1),
+      y1: Math.max(row.box.y1, b.y1),
+    };
     row.parts += 1;
   }
-  if (kept.length === 0 && isSingleLine(rows.map((r) => r.box), page.height)) {
+  if (
+    kept.length === 0 &&
+    isSingleLine(
+      rows.map((r) => r.box),
+      page.height,
+    )
+  ) {
     return [toQuad({ x0: 0, y0: 0, x1: page.width, y1: page.height })];
   }
   return [...kept, ...rows.map((r) => toQuad(r.box))];

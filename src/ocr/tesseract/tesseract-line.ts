@@ -66,7 +66,12 @@ export function readTesseractLine(page: Page, image: Pick<TesseractLineImage, 's
     if (previous !== undefined && !glued) {
       // The gap between the words, whichever side of the previous word this one is on.
       const [gx0, gx1] = word.x0 >= previous.x1 ? [previous.x1, word.x0] : [word.x1, previous.x0];
-      chars.push({ text: ' ', x0: Math.min(gx0, gx1), x1: Math.max(gx0, gx1), confidence: Math.min(...[previous, word].map((w) => w.symbols[0].confidence)) });
+      chars.push({
+        text: ' ',
+        x0: Math.min(gx0, gx1),
+        x1: Math.max(gx0, gx1),
+        confidence: Math.min(...[previous, word].map((w) => w.symbols[0].confidence)),
+      });
     }
     chars.push(...word.symbols);
   });

@@ -17,7 +17,11 @@ async function renderLine(text: string, opts: { fg?: string; bg?: string; size?:
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(text.length * size * 0.7) + 40}" height="${size * 2}">
     <rect width="100%" height="100%" fill="${opts.bg ?? '#fff'}"/>
     <text x="20" y="${size * 1.35}" font-family="DejaVu Sans" font-size="${size}" fill="${opts.fg ?? '#000'}">${escaped}</text></svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).flatten({ background: opts.bg ?? '#fff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(svg))
+    .flatten({ background: opts.bg ?? '#fff' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, rgb: new Uint8Array(data) };
 }
 
@@ -32,7 +36,10 @@ test('German, French and Spanish diacritics are read by their models', async (t:
     t.assert.equal(line.text.replace(/[’']/g, "'"), text.replace(/[’']/g, "'"), model);
     t.assert.ok(line.confidence > 0.8 && line.confidence <= 1);
     const letters = line.chars.filter((c) => c.text !== ' ');
-    t.assert.ok(letters.every((c, i) => c.x0 <= c.x1 && c.x0 >= 0 && c.x1 <= 1 && (i === 0 || c.x0 >= letters[i - 1].x0 - 0.01)), 'left to right');
+    t.assert.ok(
+      letters.every((c, i) => c.x0 <= c.x1 && c.x0 >= 0 && c.x1 <= 1 && (i === 0 || c.x0 >= letters[i - 1].x0 - 0.01)),
+      'left to right',
+    );
   }
 });
 

@@ -41,7 +41,10 @@ export function createTesseractRecognizer(workers: TesseractWorkers): TesseractR
       return lines;
     },
     async recognizePage(image, traineddata) {
-      const png = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } }).greyscale().png().toBuffer();
+      const png = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
+        .greyscale()
+        .png()
+        .toBuffer();
       const page = await workers.recognizePage(traineddata, new Uint8Array(png));
       const out: Array<{ box: Quad; reading: TesseractLineText }> = [];
       for (const block of page.blocks ?? []) {
@@ -50,9 +53,21 @@ export function createTesseractRecognizer(workers: TesseractWorkers): TesseractR
             const { x0, y0, x1, y1 } = line.bbox;
             if (x1 - x0 < 2 || y1 - y0 < 2) continue;
             // The line on its own, its characters as fractions of its own width.
-            const reading = readTesseractLine({ ...page, blocks: [{ ...block, paragraphs: [{ ...paragraph, lines: [line] }] }] }, { scale: 1, pad: x0 }, x1 - x0);
+            const reading = readTesseractLine(
+              { ...page, blocks: [{ ...block, paragraphs: [{ ...paragraph, lines: [line] }] }] },
+              { scale: 1, pad: x0 },
+              x1 - x0,
+            );
             if (reading.text.trim() === '') continue;
-            out.push({ box: [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }], reading });
+            out.push({
+              box: [
+                { x: x0, y: y0 },
+                { x: x1, y: y0 },
+                { x: x1, y: y1 },
+                { x: x0, y: y1 },
+              ],
+              reading,
+            });
           }
         }
       }

@@ -143,7 +143,11 @@ export class TesseractWorkers {
   }
 }
 
-async function startWorker(names: string[], locations: TraineddataLocation[], links: ReturnType<typeof createTraineddataLinks>): Promise<Worker> {
+async function startWorker(
+  names: string[],
+  locations: TraineddataLocation[],
+  links: ReturnType<typeof createTraineddataLinks>,
+): Promise<Worker> {
   // tesseract.js reads all of a worker's models from one folder: one model reads from its package,
   // several from a folder of links to theirs.
   const single = locations.length === 1 ? locations[0] : undefined;
@@ -154,14 +158,19 @@ async function startWorker(names: string[], locations: TraineddataLocation[], li
   const failed = new Promise<never>((_, reject) => {
     fail = reject;
   });
-  const created = createWorker(names, OEM.LSTM_ONLY, {
-    langPath,
-    gzip: single?.gzip ?? true,
-    // Never read or write a cache folder, never fetch: models come from `langPath` only.
-    cacheMethod: 'none',
-    errorHandler: (error: unknown) => fail(new Error(`Tesseract (${names.join('+')}): ${String(error)}`)),
-    // A Tesseract config file: model warnings ("failed to load ./ita.special-words") go nowhere, not to stderr.
-  }, 'debug_file /dev/null');
+  const created = createWorker(
+    names,
+    OEM.LSTM_ONLY,
+    {
+      langPath,
+      gzip: single?.gzip ?? true,
+      // Never read or write a cache folder, never fetch: models come from `langPath` only.
+      cacheMethod: 'none',
+      errorHandler: (error: unknown) => fail(new Error(`Tesseract (${names.join('+')}): ${String(error)}`)),
+      // A Tesseract config file: model warnings ("failed to load ./ita.special-words") go nowhere, not to stderr.
+    },
+    'debug_file /dev/null',
+  );
   const worker = await Promise.race([created, failed]);
   await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE });
   return worker;

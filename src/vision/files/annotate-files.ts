@@ -29,30 +29,59 @@ export function echoInputConfig(input: InputConfig | undefined): JsonObject {
 export type FileBytes = { ok: true; bytes: Uint8Array; mimeType: FileMimeType } | { ok: false; error: Status };
 
 /** The file's bytes and type, or the per-file error. */
-export async function resolveFileBytes(input: InputConfig | undefined, projectId: string, deps: Pick<AnnotateFilesDeps, 'files' | 'maxFileBytes'>): Promise<FileBytes> {
+export async function resolveFileBytes(
+  input: InputConfig | undefined,
+  projectId: string,
+  deps: Pick<AnnotateFilesDeps, 'files' | 'maxFileBytes'>,
+): Promise<FileBytes> {
   const mimeType = input?.mimeType;
   if (!mimeType || !(FILE_MIME_TYPES as readonly string[]).includes(mimeType)) {
-    return { ok: false, error: { code: GRPC_CODES.INVALID_ARGUMENT, message: `Unsupported inputConfig.mimeType ${JSON.stringify(mimeType ?? '')}: use one of ${FILE_MIME_TYPES.join(', ')}.` } };
+    return {
+      ok: false,
+      error: {
+        code: GRPC_CODES.INVALID_ARGUMENT,
+        message: `Unsupported inputConfig.mimeType ${JSON.stringify(mimeType ?? '')}: use one of ${FILE_MIME_TYPES.join(', ')}.`,
+      },
+    };
   }
   let bytes: Uint8Array;
   if (input?.content) {
     bytes = input.content;
   } else if (input?.gcsSource?.uri) {
-    if (!deps.files) return { ok: false, error: { code: GRPC_CODES.FAILED_PRECONDITION, message: 'This server has no storage configured for inputConfig.gcsSource.' } };
+    if (!deps.files)
+      return {
+        ok: false,
+        error: { code: GRPC_CODES.FAILED_PRECONDITION, message: 'This server has no storage configured for inputConfig.gcsSource.' },
+      };
     const read = await deps.files.read(projectId, input.gcsSource.uri, deps.maxFileBytes);
     if (!read.ok) return read;
     bytes = read.bytes;
   } else {
-    return { ok: false, error: { code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify inputConfig.content or inputConfig.gcsSource.uri.' } };
+    return {
+      ok: false,
+      error: { code: GRPC_CODES.INVALID_ARGUMENT, message: 'Arguments must specify inputConfig.content or inputConfig.gcsSource.uri.' },
+    };
   }
   if (bytes.byteLength > deps.maxFileBytes) {
-    return { ok: false, error: { code: GRPC_CODES.INVALID_ARGUMENT, message: `The file exceeds the ${Math.round(deps.maxFileBytes / 1048576)} MB limit (FILE_MAX_BYTES).` } };
+    return {
+      ok: false,
+      error: {
+        code: GRPC_CODES.INVALID_ARGUMENT,
+        message: `The file exceeds the ${Math.round(deps.maxFileBytes / 1048576)} MB limit (FILE_MAX_BYTES).`,
+      },
+    };
   }
   return { ok: true, bytes, mimeType: mimeType as FileMimeType };
 }
 
 /** One page's AnnotateImageResponse, with `context` (field 21, last) naming its file and page. */
-export async function annotateRenderedPage(page: RenderedPage, ask: AnnotateFileRequest, uri: string | undefined, deps: Pick<AnnotateFilesDeps, 'engine'>, opts: AnnotateOptions): Promise<JsonObject> {
+export async function annotateRenderedPage(
+  page: RenderedPage,
+  ask: AnnotateFileRequest,
+  uri: string | undefined,
+  deps: Pick<AnnotateFilesDeps, 'engine'>,
+  opts: AnnotateOptions,
+): Promise<JsonObject> {
   const response = await annotateImageBytes(page.image, ask, deps, { ...opts, filePage: { width: page.width, height: page.height } });
   return { ...response, context: { ...(uri ? { uri } : {}), pageNumber: page.pageNumber } };
 }
@@ -63,7 +92,12 @@ export async function annotateRenderedPage(page: RenderedPage, ask: AnnotateFile
  * Google's AnnotateFileResponse. A bad file fails only itself (`error`, no `responses`).
  * Throws only AppError UNAVAILABLE (engine overloaded).
  */
-export async function annotateFile(request: AnnotateFileRequest, projectId: string, deps: AnnotateFilesDeps, opts: AnnotateOptions): Promise<{ response: JsonObject; pages: number }> {
+export async function annotateFile(
+  request: AnnotateFileRequest,
+  projectId: string,
+  deps: AnnotateFilesDeps,
+  opts: AnnotateOptions,
+): Promise<{ response: JsonObject; pages: number }> {
   const inputConfig = echoInputConfig(request.inputConfig);
   const fail = (error: Status) => ({ response: { inputConfig, error }, pages: 0 });
   const refused = askError(request);

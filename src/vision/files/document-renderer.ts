@@ -10,7 +10,13 @@ import { fileFailure, type FileLimits, type FileMimeType, type PagesOutcome } fr
  * bounded time (the task is aborted and its thread replaced), and rendering never blocks the event loop.
  */
 export interface DocumentRenderer {
-  pages(mimeType: FileMimeType, bytes: Uint8Array, pages: number[] | undefined, defaultCount: number, fileKey?: string): Promise<PagesOutcome>;
+  pages(
+    mimeType: FileMimeType,
+    bytes: Uint8Array,
+    pages: number[] | undefined,
+    defaultCount: number,
+    fileKey?: string,
+  ): Promise<PagesOutcome>;
   close(): Promise<void>;
 }
 
@@ -50,16 +56,30 @@ export function createDocumentRenderer(opts: DocumentRendererOptions): DocumentR
     waiting.shift()?.();
   };
 
-  async function pages(mimeType: FileMimeType, bytes: Uint8Array, requested: number[] | undefined, defaultCount: number, fileKey?: string): Promise<PagesOutcome> {
+  async function pages(
+    mimeType: FileMimeType,
+    bytes: Uint8Array,
+    requested: number[] | undefined,
+    defaultCount: number,
+    fileKey?: string,
+  ): Promise<PagesOutcome> {
     await acquire();
     const signal = AbortSignal.timeout(opts.timeoutMs);
     try {
       const copy = new Uint8Array(bytes);
-      return await pool.run({ mimeType, bytes: copy, pages: requested, defaultCount, limits: opts.limits, fileKey }, { signal, transferList: [copy.buffer] });
+      return await pool.run(
+        { mimeType, bytes: copy, pages: requested, defaultCount, limits: opts.limits, fileKey },
+        { signal, transferList: [copy.buffer] },
+      );
     } catch (err) {
-      if (signal.aborted) return fileFailure('DEADLINE_EXCEEDED', `Reading the file took longer than ${opts.timeoutMs} ms (FILE_RENDER_TIMEOUT_MS); it was stopped.`);
+      if (signal.aborted)
+        return fileFailure(
+          'DEADLINE_EXCEEDED',
+          `Reading the file took longer than ${opts.timeoutMs} ms (FILE_RENDER_TIMEOUT_MS); it was stopped.`,
+        );
       const code = (err as { code?: string })?.code;
-      if (code === 'ERR_WORKER_OUT_OF_MEMORY') return fileFailure('RESOURCE_EXHAUSTED', 'Reading the file needed more memory than allowed; it was stopped.');
+      if (code === 'ERR_WORKER_OUT_OF_MEMORY')
+        return fileFailure('RESOURCE_EXHAUSTED', 'Reading the file needed more memory than allowed; it was stopped.');
       return fileFailure('INTERNAL', 'The file could not be read.');
     } finally {
       release();

@@ -36,9 +36,7 @@ export interface FileFailure {
   message: string;
 }
 
-export type PagesOutcome =
-  | { ok: true; totalPages: number; pages: RenderedPage[] }
-  | { ok: false; error: FileFailure };
+export type PagesOutcome = { ok: true; totalPages: number; pages: RenderedPage[] } | { ok: false; error: FileFailure };
 
 export const fileFailure = (code: keyof typeof GRPC_CODES, message: string): { ok: false; error: FileFailure } => ({
   ok: false,
@@ -49,8 +47,11 @@ export const fileFailure = (code: keyof typeof GRPC_CODES, message: string): { o
  * AnnotateFileRequest.pages → page numbers: 1-based, negative counts from the end (-1 = last),
  * empty = the first `defaultCount` pages. A page outside the file is an error, not silently dropped.
  */
-export function resolvePages(requested: readonly number[] | undefined, totalPages: number, defaultCount: number):
-  { ok: true; pages: number[] } | { ok: false; error: FileFailure } {
+export function resolvePages(
+  requested: readonly number[] | undefined,
+  totalPages: number,
+  defaultCount: number,
+): { ok: true; pages: number[] } | { ok: false; error: FileFailure } {
   if (!requested || requested.length === 0) {
     return { ok: true, pages: Array.from({ length: Math.min(defaultCount, totalPages) }, (_, i) => i + 1) };
   }
@@ -58,7 +59,10 @@ export function resolvePages(requested: readonly number[] | undefined, totalPage
   for (const p of requested) {
     const page = p < 0 ? totalPages + 1 + p : p;
     if (p === 0 || page < 1 || page > totalPages) {
-      return fileFailure('INVALID_ARGUMENT', `Invalid page number ${p}: the file has ${totalPages} page${totalPages === 1 ? '' : 's'} (pages are 1-based; -1 is the last).`);
+      return fileFailure(
+        'INVALID_ARGUMENT',
+        `Invalid page number ${p}: the file has ${totalPages} page${totalPages === 1 ? '' : 's'} (pages are 1-based; -1 is the last).`,
+      );
     }
     pages.push(page);
   }

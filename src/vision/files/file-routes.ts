@@ -39,7 +39,9 @@ export function registerFileRoutes(app: FastifyInstance, opts: FileRoutesOptions
       handler: async (request: FilesRequest, reply) => {
         const projectId = request.visionCaller!.projectId;
         checkParent(request, projectId);
-        const { response, pages } = await annotateFile(request.body.requests[0], projectId, opts.fileDeps, { enumEncoding: enumEncodingOf(request.query) });
+        const { response, pages } = await annotateFile(request.body.requests[0], projectId, opts.fileDeps, {
+          enumEncoding: enumEncodingOf(request.query),
+        });
         request.visionImages = pages;
         return sendVisionJson(request, reply, { responses: [response] });
       },

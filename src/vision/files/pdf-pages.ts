@@ -16,10 +16,16 @@ const CMAPS = `${path.join(pdfjsDir, 'cmaps')}/`;
 /** Images inside a PDF are decoded at their own size: the same 75 MP as images:annotate. */
 const MAX_EMBEDDED_IMAGE_PIXELS = 75_000_000;
 
-async function open(bytes: Uint8Array, limits: FileLimits): Promise<{ ok: true; pdf: PDFDocumentProxy } | Extract<PagesOutcome, { ok: false }>> {
+async function open(
+  bytes: Uint8Array,
+  limits: FileLimits,
+): Promise<{ ok: true; pdf: PDFDocumentProxy } | Extract<PagesOutcome, { ok: false }>> {
   const streams = await largestInflatedStream(bytes, limits.maxStreamBytes);
   if (streams.tooLarge) {
-    return fileFailure('INVALID_ARGUMENT', `The PDF has a stream that inflates beyond ${Math.round(limits.maxStreamBytes / 1048576)} MB (FILE_MAX_STREAM_BYTES); it was not read.`);
+    return fileFailure(
+      'INVALID_ARGUMENT',
+      `The PDF has a stream that inflates beyond ${Math.round(limits.maxStreamBytes / 1048576)} MB (FILE_MAX_STREAM_BYTES); it was not read.`,
+    );
   }
   try {
     const pdf = await getDocument({
@@ -78,8 +84,10 @@ export async function renderPdfPages(
       try {
         const size = page.getViewport({ scale: 1 });
         if (!(size.width > 0 && size.height > 0) || Math.max(size.width, size.height) > limits.maxPageSidePoints) {
-          return fileFailure('INVALID_ARGUMENT',
-            `Page ${pageNumber} of the PDF is ${Math.round(size.width)} × ${Math.round(size.height)} pt; pages up to ${limits.maxPageSidePoints} pt a side are read.`);
+          return fileFailure(
+            'INVALID_ARGUMENT',
+            `Page ${pageNumber} of the PDF is ${Math.round(size.width)} × ${Math.round(size.height)} pt; pages up to ${limits.maxPageSidePoints} pt a side are read.`,
+          );
         }
         // The OCR resolution, lowered for large pages so that one page stays within the pixel budget.
         const dpiScale = limits.renderDpi / 72;
@@ -93,11 +101,18 @@ export async function renderPdfPages(
         // Pixels to sharp for a fast, lossless PNG (zlib level 1): Skia's own PNG encoder took ~10× longer
         // (250–380 ms vs 20–40 ms for a 1700 × 2200 page, measured), and the OCR worker decodes either equally fast.
         const rgba = context.getImageData(0, 0, canvas.width, canvas.height).data;
-        const image = await sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: canvas.width, height: canvas.height, channels: 4 } })
+        const image = await sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), {
+          raw: { width: canvas.width, height: canvas.height, channels: 4 },
+        })
           .removeAlpha()
           .png({ compressionLevel: 1 })
           .toBuffer();
-        pages.push({ pageNumber, image: new Uint8Array(image.buffer, image.byteOffset, image.byteLength), width: size.width, height: size.height });
+        pages.push({
+          pageNumber,
+          image: new Uint8Array(image.buffer, image.byteOffset, image.byteLength),
+          width: size.width,
+          height: size.height,
+        });
       } finally {
         page.cleanup();
       }
