@@ -304,11 +304,12 @@ test("the console's restriction rules are the server's (same answers on generate
     fc.string(),
     fc.domain(),
     fc.webUrl(),
-    fc.stringMatching(/^[A-Za-z0-9:.*\/_-]{0,60}$/),
+    fc.stringMatching(/^[A-Za-z0-9:.*/_-]{0,60}$/),
     fc.stringMatching(/^[0-9A-Fa-f:]{0,70}$/),
   );
   for (const name of ['isReferrerPattern', 'isAndroidPackage', 'isSha1Fingerprint', 'isIosBundleId'] as const) {
     fc.assert(
+      // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the test looks exports up by name.
       fc.property(samples, (v) => consoleRules[name](v) === serverRules[name](v)),
       { numRuns: 2000 },
     );

@@ -98,6 +98,7 @@ test('kill -9 during concurrent key creations: retries give exactly one key per 
     const made = await peek.db.selectFrom('api_keys').select(['display_name']).execute();
     console.error(
       'states',
+      // biome-ignore lint/performance/noAccumulatingSpread: diagnostics of a failed test, a few rows.
       states.reduce((m, r) => ({ ...m, [r.state]: ((m as any)[r.state] ?? 0) + 1 }), {}),
       'keys',
       made.length,

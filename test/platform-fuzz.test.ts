@@ -92,8 +92,10 @@ for (const dialect of DIALECTS) {
           if (queryJunk !== undefined)
             url += `?pageSize=${encodeURIComponent(queryJunk)}&pageToken=${encodeURIComponent(queryJunk)}&${encodeURIComponent(queryJunk)}=1`;
           const headers: Record<string, string> = {};
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the fuzzer sends.
           if (auth !== undefined) headers.authorization = auth.replace(/[\r\n\u0000]/g, '');
           if (contentType) headers['content-type'] = contentType;
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the fuzzer sends.
           if (apiKeyHeader !== undefined) headers['x-goog-api-key'] = apiKeyHeader.replace(/[\r\n\u0000]/g, '');
           const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
           const res = await app.inject({ method: route.method, url, headers, ...(hasBody ? { payload: b.raw } : {}) });

@@ -122,16 +122,16 @@ test('README: the walk-through, key management, curl and `legible ocr` blocks ru
   t.assert.ok(/"api":"ocr",[^}]*"state":"ENABLED"/.test(walk), `walk: /"api":"ocr",[^}]*"state":"ENABLED"/ in ${walk.slice(0, 400)}`);
   t.assert.ok(
     /"textAnnotations":\[\{"locale":"en","description":"[^"]*System Software Update/.test(walk),
-    `walk: /"textAnnotations":\[\{"locale":"en","description":"[^"]*System Software Update/ in ${walk.slice(0, 400)}`,
+    `walk: /"textAnnotations":[{"locale":"en","description":"[^"]*System Software Update/ in ${walk.slice(0, 400)}`,
   );
   t.assert.ok(
     /"allowedIps":\["203\.0\.113\.0\/24","2001:db8::\/32"\]/.test(manage),
-    `manage: /"allowedIps":\["203\.0\.113\.0\/24","2001:db8::\/32"\]/ in ${manage.slice(0, 400)}`,
+    `manage: /"allowedIps":["203.0.113.0/24","2001:db8::/32"]/ in ${manage.slice(0, 400)}`,
   );
   t.assert.ok(/Revoked token tok-/.test(manage), `manage: /Revoked token tok-/ in ${manage.slice(0, 400)}`);
   t.assert.ok(/"auditLogEntries"|"entries"/.test(manage), `manage: /"auditLogEntries"|"entries"/ in ${manage.slice(0, 400)}`);
   t.assert.ok(/"description":"Wake up human!\\n"/.test(curl), `curl: /"description":"Wake up human!\\n"/ in ${curl.slice(0, 400)}`);
   t.assert.ok(/^Wake up human!$/m.test(cli), `cli: /^Wake up human!$/m in ${cli.slice(0, 400)}`);
-  t.assert.ok(/^\{"responses":\[\{"textAnnotations":/m.test(cli), `cli: /^\{"responses":\[\{"textAnnotations":/m in ${cli.slice(0, 400)}`);
+  t.assert.ok(/^\{"responses":\[\{"textAnnotations":/m.test(cli), `cli: /^{"responses":[{"textAnnotations":/m in ${cli.slice(0, 400)}`);
   t.assert.ok(!fs.existsSync(path.join(ROOT, 'words.tsv')), 'the README cleans up after itself');
 });

@@ -10,6 +10,7 @@ export interface ScoredRun {
 
 const ROW_ORDER = ['scene', 'receipt', 'form', 'document'];
 
+// biome-ignore lint/suspicious/noShadowRestrictedNames: a module function, not Object.prototype.valueOf.
 export function valueOf(scores: readonly ImageScore[]): number {
   if (scores.length === 0) return NaN;
   const s = scores[0];

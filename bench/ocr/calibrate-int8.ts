@@ -57,6 +57,7 @@ const recording: OnnxModel = {
         if (v < lo) lo = v;
         if (v > hi) hi = v;
       }
+      // biome-ignore lint/suspicious/noAssignInExpressions: a seeded generator.
       const r = (ranges[t] ??= [Infinity, -Infinity]);
       r[0] = Math.min(r[0], lo);
       r[1] = Math.max(r[1], hi);

@@ -62,6 +62,7 @@ if (!records) {
 }
 // A fixed pseudo-random order (same every run), so that kinds and image sizes are mixed.
 let seed = 14;
+// biome-ignore lint/suspicious/noAssignInExpressions: a seeded generator.
 const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const order = records
   .map((r) => ({ r, k: random() }))

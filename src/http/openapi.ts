@@ -11,7 +11,8 @@ import { ErrorBodySchema } from './error-body-schema.ts';
  * `test/openapi.test.ts` runs `redocly lint` (recommended rules) on the result.
  */
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked as untyped JSON.
+type Json = Record<string, any>;
 
 /** A 435-byte PNG reading "Legible": Swagger UI's "Try it out" sends a request the server reads. */
 const EXAMPLE_IMAGE =

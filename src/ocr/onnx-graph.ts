@@ -307,7 +307,7 @@ export function constantNode(output: string, value: FloatTensor): GraphNode {
 }
 
 /** TensorProto data types of the typed arrays a rewrite writes. */
-const DATA_TYPE = new Map<Function, number>([
+const DATA_TYPE = new Map<unknown, number>([
   [Float32Array, 1],
   [Uint8Array, 2],
   [Int8Array, 3],

@@ -59,7 +59,7 @@ interface Batch {
  * page line).
  */
 export function planBatches(widths: readonly number[], options: BatchingOptions = DEFAULT_BATCHING): Batch[] {
-  const order = widths.map((w, i) => i).sort((a, b) => widths[a] - widths[b]);
+  const order = widths.map((_, i) => i).sort((a, b) => widths[a] - widths[b]);
   const batches: Batch[] = [];
   let current: number[] = [];
   const flush = () => {

@@ -263,6 +263,7 @@ export function createOperationRunner(opts: OperationRunnerOptions) {
           });
         else {
           progress.units[unit] ??= { batches: [] };
+          // biome-ignore lint/suspicious/noAssignInExpressions: create the list on first use.
           (progress.units[unit].inline ??= []).push(...pageResponses);
         }
         await checkpoint(unit, batch, pages.length, totalPages);

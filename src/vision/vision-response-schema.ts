@@ -27,6 +27,7 @@ const TextProperty = closed(
     ),
   }),
 );
+// biome-ignore lint/suspicious/noShadowRestrictedNames: Google's message is named Symbol.
 const Symbol = closed(
   Type.Object({ property: Type.Optional(TextProperty), boundingBox: BoundingPoly, text: Type.String(), confidence: confidence() }),
 );

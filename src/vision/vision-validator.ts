@@ -31,7 +31,7 @@ function querystringViolations(schema: TSchema, value: unknown): { value: unknow
  * query string with TypeBox. A custom compiler is Fastify's documented way to validate a route
  * with something other than Ajv (https://fastify.dev/docs/latest/Reference/Validation-and-Serialization/).
  */
-// `any`: Fastify types a compiler by each route's whole schema; this one serves several routes.
+// biome-ignore lint/suspicious/noExplicitAny: Fastify types a compiler by each route's whole schema; this one serves several routes.
 export const visionValidatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   if (httpPart === 'body') {
     return (data: unknown) => {

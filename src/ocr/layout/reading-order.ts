@@ -63,10 +63,12 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
       const floats: number[] = [];
       let s = i;
       let e = i;
+      // biome-ignore lint/suspicious/noAssignInExpressions: extend the run while the previous band joins it.
       for (let step: Step | undefined; s > 0 && (step = extend(items, bands[s - 1], free[s - 1], common, region)); s--) {
         common = step.common;
         floats.push(...step.floats);
       }
+      // biome-ignore lint/suspicious/noAssignInExpressions: extend the run while the next band joins it.
       for (let step: Step | undefined; e + 1 < bands.length && (step = extend(items, bands[e + 1], free[e + 1], common, region)); e++) {
         common = step.common;
         floats.push(...step.floats);
