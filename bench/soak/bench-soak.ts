@@ -91,13 +91,21 @@ try {
     const lane = async () => {
       while (next < total) {
         const i = next++;
-        const res = await fetch(`${server.url}/v1/images:annotate`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-goog-api-key': keyString },
-          body: requests[i % requests.length],
-        });
-        const body = (await res.json()) as { responses?: Array<{ error?: unknown }> };
-        if (res.status !== 200 || body.responses?.[0]?.error) failed++;
+        try {
+          const res = await fetch(`${server.url}/v1/images:annotate`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-goog-api-key': keyString },
+            body: requests[i % requests.length],
+          });
+          const body = (await res.json()) as { responses?: Array<{ error?: unknown }> };
+          if (res.status !== 200 || body.responses?.[0]?.error) failed++;
+        } catch (err) {
+          // A dropped connection is a failed image; a dead server ends the soak with its exit status.
+          const { exitCode, signalCode } = server.child;
+          if (exitCode !== null || signalCode !== null) throw new Error(`the server exited (code ${exitCode}, signal ${signalCode}) at image ${i}`, { cause: err });
+          console.error(`image ${i} (${order[i % order.length].id}): ${err instanceof Error ? `${err.message}: ${String(err.cause)}` : err}`);
+          failed++;
+        }
         done++;
         if (done % every === 0 || done === total || (stopped && done === next)) {
           const sample = { images: done, rss: residentBytes(pid), seconds: (performance.now() - start) / 1000, failed };
