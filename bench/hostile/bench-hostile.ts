@@ -1,5 +1,5 @@
 // `npm run bench:hostile`: the hostile-image corpus (test/helpers/hostile-images.ts) against a
-// *listening* server in its own process (default OCR_WORKERS, SQLite), 2 requests at a time; prints
+// *listening* server in its own process (default OCR_WORKERS, SQLite, glibc malloc settings as deployed), 2 requests at a time; prints
 // status classes, per-entry outcomes and the server's RSS (baseline after warm-up, peak = VmHWM).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import { createAccountsRepository } from '../../src/accounts/accounts-repository
 import { createDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { hostileImages } from '../../test/helpers/hostile-images.ts';
+import { SERVER_MALLOC_ENV } from '../server-malloc-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-hostile-'));
@@ -20,7 +21,7 @@ const port = String(20000 + Math.floor(Math.random() * 20000));
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: ROOT,
   stdio: 'ignore',
-  env: { ...process.env, DATA_DIR: dir, PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: '' },
+  env: { ...process.env, ...SERVER_MALLOC_ENV, DATA_DIR: dir, PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: '' },
 });
 const base = `http://127.0.0.1:${port}`;
 const rssMb = (field: 'VmRSS' | 'VmHWM') =>

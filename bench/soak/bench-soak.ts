@@ -2,7 +2,7 @@
  * `npm run bench:soak [-- --images N] [--every N] [--concurrency N] [--env KEY=VALUE …]`
  *
  * Memory of one server under a long mixed load: `npm start`'s entry point (default configuration,
- * `MALLOC_ARENA_MAX=2` as the Dockerfile sets it, fresh store from `bench-store.ts`) reads `N` images (default 1 000) of every kind of
+ * glibc malloc settings as the Dockerfile sets them, fresh store from `bench-store.ts`) reads `N` images (default 1 000) of every kind of
  * `../shared/data/ocr-dev` (photos, receipts, forms, full pages, Arabic, Vietnamese, Chinese lines),
  * in a fixed shuffled order, cycled, through `/v1/images:annotate`, `concurrency` (default 2) at a
  * time. Every `every` images (default 100) it prints the server's resident memory (`VmRSS` of
@@ -21,6 +21,7 @@ import { loadOcrDev } from '../ocr/ocr-dev-manifest.ts';
 import { hintsOf, modeOf } from '../ocr/run-legible.ts';
 import { peakRss } from '../ocr/peak-rss.ts';
 import { residentBytes, slope } from './resident-memory.ts';
+import { SERVER_MALLOC_ENV } from '../server-malloc-env.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,7 +45,7 @@ for (const [name, v] of [
   }
 }
 // As the Dockerfile and `npm start` run the server.
-const serverEnv: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
+const serverEnv: Record<string, string> = { ...SERVER_MALLOC_ENV };
 for (const pair of values.env) {
   const at = pair.indexOf('=');
   if (at < 1) {
@@ -105,13 +106,24 @@ try {
     const lane = async () => {
       while (next < total) {
         const i = next++;
-        const res = await fetch(`${server.url}/v1/images:annotate`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-goog-api-key': keyString },
-          body: requests[i % requests.length],
-        });
-        const body = (await res.json()) as { responses?: Array<{ error?: unknown }> };
-        if (res.status !== 200 || body.responses?.[0]?.error) failed++;
+        try {
+          const res = await fetch(`${server.url}/v1/images:annotate`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-goog-api-key': keyString },
+            body: requests[i % requests.length],
+          });
+          const body = (await res.json()) as { responses?: Array<{ error?: unknown }> };
+          if (res.status !== 200 || body.responses?.[0]?.error) failed++;
+        } catch (err) {
+          // A dropped connection is a failed image; a dead server ends the soak with its exit status.
+          const { exitCode, signalCode } = server.child;
+          if (exitCode !== null || signalCode !== null)
+            throw new Error(`the server exited (code ${exitCode}, signal ${signalCode}) at image ${i}`, { cause: err });
+          console.error(
+            `image ${i} (${order[i % order.length].id}): ${err instanceof Error ? `${err.message}: ${String(err.cause)}` : err}`,
+          );
+          failed++;
+        }
         done++;
         if (done % every === 0 || done === total || (stopped && done === next)) {
           const sample = { images: done, rss: residentBytes(pid), seconds: (performance.now() - start) / 1000, failed };
