@@ -3,35 +3,23 @@ import type { Database } from '../db/tables.ts';
 import { newId } from '../credentials/new-id.ts';
 import { markClaimCommitted } from '../idempotency/idempotency-context.ts';
 import { decodePageToken, toPage, DEFAULT_PAGE_SIZE } from '../shared/pagination.ts';
+import type { AuditEntry, AuditList } from './audit-schemas.ts';
 
-export interface AuditEntry {
-  accountId: string;
-  /** `token:<tokenId>` for an account token, `cli` for the operator. */
-  actor: string;
-  /** `<resource>.<verb>`, e.g. `api_key.create`. */
-  action: string;
-  resourceType: string;
-  resourceId: string;
-  projectId?: string;
+/** What a repository records: the wire entry (`audit-schemas.ts`) without the id and time the store assigns. */
+export type AuditInput = Omit<AuditEntry, 'auditId' | 'createTime' | 'details'> & {
   /** Non-secret facts about the change (changed field names, new state). Never secrets. */
-  details?: Record<string, unknown>;
-}
+  details?: AuditEntry['details'];
+};
 
 /** Who makes a change: the account it is recorded under and its `actor` (`actorOf(principal)`, `cli`, `api_key:<keyId>`). */
-export type Actor = Pick<AuditEntry, 'accountId' | 'actor'>;
-
-export interface AuditRecord extends Required<Omit<AuditEntry, 'projectId'>> {
-  auditId: string;
-  projectId?: string;
-  createTime: string;
-}
+export type Actor = Pick<AuditInput, 'accountId' | 'actor'>;
 
 /**
  * Appends one audit entry. Only repositories call it, with the transaction of the mutation it
  * describes, so the change and its record commit (or roll back) together.
  * @example await db.transaction().execute(async (trx) => { …; await recordAudit(trx, { accountId, actor, action: 'project.create', resourceType: 'project', resourceId }); });
  */
-export async function recordAudit(db: Kysely<Database> | Transaction<Database>, entry: AuditEntry): Promise<void> {
+export async function recordAudit(db: Kysely<Database> | Transaction<Database>, entry: AuditInput): Promise<void> {
   // Every change is audited in its own transaction: the request's Idempotency-Key commits with it.
   if (db.isTransaction)
     await markClaimCommitted(db, { action: entry.action, resourceType: entry.resourceType, resourceId: entry.resourceId });
@@ -56,7 +44,7 @@ export async function listAudit(
   db: Kysely<Database>,
   accountId: string,
   page: { pageSize?: number; pageToken?: string },
-): Promise<{ entries: AuditRecord[]; nextPageToken?: string }> {
+): Promise<AuditList> {
   const pageSize = page.pageSize ?? DEFAULT_PAGE_SIZE;
   const before = decodePageToken(page.pageToken);
   let query = db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId);
