@@ -29,9 +29,7 @@ test('every *-repository.ts exports one createXRepository factory and no other a
     const freeAsync = [...f.text.matchAll(/^export async function (\w+)/gm)].map((m) => m[1]);
     const problems: string[] = [];
     if (factories.length !== 1) problems.push(`${f.name}: ${factories.length} createXRepository(db, …) factories`);
-    // Transaction steps another repository of the same folder runs inside its own transaction.
-    const allowed = f.name === 'oauth-clients/client-secrets-repository.ts' ? ['insertClientSecret', 'countActiveSecrets'] : [];
-    for (const name of freeAsync) if (!allowed.includes(name)) problems.push(`${f.name}: exported async function ${name}`);
+    for (const name of freeAsync) problems.push(`${f.name}: exported async function ${name}`);
     return problems;
   });
   assert.deepEqual(wrong, []);

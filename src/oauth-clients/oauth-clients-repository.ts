@@ -13,7 +13,7 @@ import {
   type ClientMetadata,
   type ClientMetadataInput,
 } from './client-metadata.ts';
-import { insertClientSecret, countActiveSecrets } from './client-secrets-repository.ts';
+import { countActiveSecrets, insertClientSecret } from './client-secret-rows.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type OAuthClientRow = Selectable<OAuthClientsTable>;
