@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { type Static, Type, type TSchema } from '@sinclair/typebox';
 
 /**
  * Google Cloud Vision v1 `BatchAnnotateImagesResponse` as Legible answers it (vision-response.ts
@@ -13,7 +13,13 @@ const confidence = () => Type.Optional(Type.Number({ format: 'float', minimum: 0
 const protoEnum = (names: string[]) => Type.Union([Type.String({ enum: names }), Type.Integer()]);
 
 const Vertex = closed(Type.Object({ x: Type.Optional(int32()), y: Type.Optional(int32()) }), 'Pixels; 0 is omitted (proto3 default).');
-const BoundingPoly = closed(Type.Object({ vertices: Type.Array(Vertex) }));
+const NormalizedVertex = closed(
+  Type.Object({ x: Type.Optional(Type.Number({ format: 'float' })), y: Type.Optional(Type.Number({ format: 'float' })) }),
+  'Fractions of the page (0..1); file pages (`files:annotate`) carry these instead of pixels.',
+);
+const BoundingPoly = closed(
+  Type.Object({ vertices: Type.Optional(Type.Array(Vertex)), normalizedVertices: Type.Optional(Type.Array(NormalizedVertex)) }),
+);
 const TextProperty = closed(
   Type.Object({
     detectedLanguages: Type.Optional(Type.Array(closed(Type.Object({ languageCode: Type.String(), confidence: confidence() })))),
@@ -88,3 +94,24 @@ export const BatchAnnotateImagesResponseSchema = closed(
   }),
   'google.cloud.vision.v1.BatchAnnotateImagesResponse.',
 );
+
+export const AnnotateFileResponseSchema = closed(
+  Type.Object({
+    responses: Type.Optional(Type.Array(AnnotateImageResponseSchema, { description: 'One per page read, with `context.pageNumber`.' })),
+    totalPages: Type.Optional(int32()),
+    error: Type.Optional(Status),
+  }),
+  'google.cloud.vision.v1.AnnotateFileResponse (the fields Legible fills; `inputConfig` is echoed as sent).',
+);
+
+export const BatchAnnotateFilesResponseSchema = closed(
+  Type.Object({ responses: Type.Array(AnnotateFileResponseSchema) }),
+  'google.cloud.vision.v1.BatchAnnotateFilesResponse.',
+);
+
+export type BoundingPoly = Static<typeof BoundingPoly>;
+export type VisionWord = Static<typeof Word>;
+export type VisionPage = Static<typeof Page>;
+export type AnnotateImageResponse = Static<typeof AnnotateImageResponseSchema>;
+export type BatchAnnotateImagesResponse = Static<typeof BatchAnnotateImagesResponseSchema>;
+export type BatchAnnotateFilesResponse = Static<typeof BatchAnnotateFilesResponseSchema>;

@@ -25,20 +25,9 @@ export function annotateFileRequest(base64: string, mimeType: string, page: numb
   };
 }
 
-export interface FilePageResponse {
-  responses?: Array<{
-    responses?: Array<AnnotateImageResponse & { context?: { pageNumber?: number } }>;
-    totalPages?: number;
-    error?: { code?: number; message?: string };
-  }>;
-}
-
-type NormalizedPoly = BoundingPoly & { normalizedVertices?: Array<{ x?: number; y?: number }> };
-
-function toPixels(poly: NormalizedPoly | undefined, width: number, height: number): BoundingPoly | undefined {
-  if (!poly) return poly;
-  if (poly.vertices?.length || !poly.normalizedVertices) return poly;
-  return { vertices: poly.normalizedVertices.map((v) => ({ x: (v.x ?? 0) * width, y: (v.y ?? 0) * height })) };
+function toPixels<P extends BoundingPoly | undefined>(poly: P, width: number, height: number): P {
+  if (!poly || poly.vertices?.length || !poly.normalizedVertices) return poly;
+  return { vertices: poly.normalizedVertices.map((v) => ({ x: (v.x ?? 0) * width, y: (v.y ?? 0) * height })) } as P;
 }
 
 /**
@@ -50,20 +39,24 @@ export function pageInPixels(response: AnnotateImageResponse): { response: Annot
   const width = page?.width || 612;
   const height = page?.height || 792;
   const scale = <T extends { boundingBox?: BoundingPoly }>(x: T): T => ({ ...x, boundingBox: toPixels(x.boundingBox, width, height) });
-  const pages = response.fullTextAnnotation?.pages?.map((p) => ({
-    ...p,
-    blocks: p.blocks?.map((b) => ({
-      ...scale(b),
-      paragraphs: b.paragraphs?.map((para) => ({ ...scale(para), words: para.words?.map(scale) })),
+  const text = response.fullTextAnnotation;
+  const fullTextAnnotation = text && {
+    ...text,
+    pages: text.pages?.map((p) => ({
+      ...p,
+      blocks: p.blocks?.map((b) => ({
+        ...scale(b),
+        paragraphs: b.paragraphs?.map((para) => ({ ...scale(para), words: para.words?.map(scale) })),
+      })),
     })),
-  }));
+  };
   return {
     width,
     height,
     response: {
       ...response,
       textAnnotations: response.textAnnotations?.map((t) => ({ ...t, boundingPoly: toPixels(t.boundingPoly, width, height) })),
-      ...(response.fullTextAnnotation ? { fullTextAnnotation: { ...response.fullTextAnnotation, pages } } : {}),
+      ...(fullTextAnnotation ? { fullTextAnnotation } : {}),
     },
   };
 }

@@ -8,11 +8,11 @@ import { useResource } from '../use-resource.ts';
 import { Banner, EmptyState, ErrorBanner, SkeletonRows, Spinner } from '../ui/feedback.tsx';
 import { Icon } from '../ui/icons.tsx';
 import { annotateRequest, parseLanguageHints } from './annotate-request.ts';
-import { annotateFileRequest, blankPageUrl, documentMimeType, pageInPixels, type FilePageResponse } from './document-file.ts';
+import { annotateFileRequest, blankPageUrl, documentMimeType, pageInPixels } from './document-file.ts';
 import { loadOcrProjects, pickProject } from './use-ocr-projects.ts';
 import { formatBytes, MAX_PLAYGROUND_IMAGE_BYTES, readAsBase64 } from './read-image-file.ts';
 import { PlaygroundResults, type RunResult } from './playground-results.tsx';
-import type { BatchAnnotateImagesResponse, DetectionType } from './vision-types.ts';
+import type { BatchAnnotateFilesResponse, BatchAnnotateImagesResponse, DetectionType } from './vision-types.ts';
 
 const LANGUAGE_SUGGESTIONS = ['en', 'zh', 'ja', 'ko', 'ar', 'hi', 'vi', 'de', 'fr', 'es', 'pt', 'it', 'ru'];
 
@@ -65,8 +65,8 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
     const started = performance.now();
     const answer =
       credential === 'key'
-        ? await createApiClient(apiKey.trim()).post<FilePageResponse>('/api/vision/v1/files:annotate', body)
-        : await api.post<FilePageResponse>(`${apiPath`/api/projects/${projectId!}`}/ocr:annotateFiles`, body);
+        ? await createApiClient(apiKey.trim()).post<BatchAnnotateFilesResponse>('/api/vision/v1/files:annotate', body)
+        : await api.post<BatchAnnotateFilesResponse>(`${apiPath`/api/projects/${projectId!}`}/ocr:annotateFiles`, body);
     const elapsedMs = performance.now() - started;
     const fileResponse = answer.responses?.[0];
     if (fileResponse?.totalPages) setTotalPages(fileResponse.totalPages);

@@ -1,47 +1,16 @@
-/** The parts of Google Vision's `BatchAnnotateImagesResponse` the playground reads (GOOGLE-VISION.md §1.4). */
-export interface Vertex {
-  x?: number;
-  y?: number;
-}
+import type * as Vision from '../../../src/vision/vision-response-schema.ts';
 
-export interface BoundingPoly {
-  vertices?: Vertex[];
-}
+/**
+ * Google Vision's response shapes, derived from the server's schema of what it answers
+ * (`vision-response-schema.ts`), read defensively: proto3 JSON omits defaults, so every field may be absent.
+ */
+type Loose<T> = T extends readonly (infer U)[] ? Loose<U>[] : T extends object ? { [K in keyof T]?: Loose<T[K]> } : T;
 
-interface WithBox {
-  boundingBox?: BoundingPoly;
-  confidence?: number;
-}
-
-export interface VisionWord extends WithBox {
-  symbols?: Array<WithBox & { text?: string; property?: { detectedBreak?: { type?: string } } }>;
-}
-
-export interface VisionParagraph extends WithBox {
-  words?: VisionWord[];
-}
-
-export interface VisionBlock extends WithBox {
-  paragraphs?: VisionParagraph[];
-  blockType?: string;
-}
-
-export interface VisionPage {
-  width?: number;
-  height?: number;
-  blocks?: VisionBlock[];
-  confidence?: number;
-  property?: { detectedLanguages?: Array<{ languageCode: string; confidence?: number }> };
-}
-
-export interface AnnotateImageResponse {
-  textAnnotations?: Array<{ description?: string; locale?: string; boundingPoly?: BoundingPoly }>;
-  fullTextAnnotation?: { text?: string; pages?: VisionPage[] };
-  error?: { code?: number; message?: string };
-}
-
-export interface BatchAnnotateImagesResponse {
-  responses?: AnnotateImageResponse[];
-}
+export type BoundingPoly = Loose<Vision.BoundingPoly>;
+export type VisionWord = Loose<Vision.VisionWord>;
+export type VisionPage = Loose<Vision.VisionPage>;
+export type AnnotateImageResponse = Loose<Vision.AnnotateImageResponse>;
+export type BatchAnnotateImagesResponse = Loose<Vision.BatchAnnotateImagesResponse>;
+export type BatchAnnotateFilesResponse = Loose<Vision.BatchAnnotateFilesResponse>;
 
 export type DetectionType = 'TEXT_DETECTION' | 'DOCUMENT_TEXT_DETECTION';
