@@ -1,4 +1,5 @@
 import type { OperationRow } from './operations-repository.ts';
+import type { Operation } from './operations-schemas.ts';
 
 const TYPE = 'type.googleapis.com/google.cloud.vision.v1';
 /** google.cloud.vision.v1.OperationMetadata.State numbers. */
@@ -16,21 +17,21 @@ export function operationName(row: Pick<OperationRow, 'project_id' | 'location' 
  * message: it is added as `pagesDone`/`totalPages` after Google's fields (a Legible extension that
  * Google's clients ignore).
  */
-export function operationJson(row: OperationRow, enumEncoding: 'name' | 'int' = 'name'): Record<string, unknown> {
+export function operationJson(row: OperationRow, enumEncoding: 'name' | 'int' = 'name'): Operation {
   const state = row.state === 'CREATED' && row.done_pages > 0 ? 'RUNNING' : row.state;
-  const metadata: Record<string, unknown> = {
+  const metadata: Operation['metadata'] = {
     '@type': `${TYPE}.OperationMetadata`,
     state: enumEncoding === 'int' ? STATE_NUMBERS[state] : state,
     createTime: row.create_time,
     updateTime: row.update_time,
   };
   const done = row.state === 'DONE' || row.state === 'CANCELLED';
-  const out: Record<string, unknown> = { name: operationName(row), metadata };
+  const out: Operation = { name: operationName(row), metadata };
   if (done) out.done = true;
-  if (done && row.error) out.error = JSON.parse(row.error);
+  if (done && row.error) out.error = JSON.parse(row.error) as Operation['error'];
   else if (done && row.response) {
     const kind = row.kind === 'files' ? 'AsyncBatchAnnotateFilesResponse' : 'AsyncBatchAnnotateImagesResponse';
-    out.response = { '@type': `${TYPE}.${kind}`, ...(JSON.parse(row.response) as object) };
+    out.response = { '@type': `${TYPE}.${kind}`, ...(JSON.parse(row.response) as Record<string, unknown>) };
   }
   return out;
 }

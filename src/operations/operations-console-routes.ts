@@ -7,6 +7,7 @@ import type { Database } from '../db/tables.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
 import { operationJson, operationProgress } from './operation-json.ts';
 import type { OperationsRepository } from './operations-repository.ts';
+import type { ProjectOperationList } from './operations-schemas.ts';
 
 export interface OperationsConsoleRoutesOptions {
   db: Kysely<Database>;
@@ -37,7 +38,7 @@ export const operationsConsoleRoutes: FastifyPluginAsync<OperationsConsoleRoutes
         querystring: ListQuery,
       },
     },
-    async (request) => {
+    async (request): Promise<ProjectOperationList> => {
       const project = await loadOwnedProject(db, requirePrincipal(request), request.params.project);
       const pageSize = request.query.pageSize ?? 50;
       const rows = await repo.list(project.projectId, pageSize + 1, request.query.pageToken || undefined);
@@ -45,8 +46,7 @@ export const operationsConsoleRoutes: FastifyPluginAsync<OperationsConsoleRoutes
       return {
         operations: page.map((row) => {
           const json = operationJson(row);
-          Object.assign(json.metadata as object, operationProgress(row));
-          return { ...json, kind: row.kind };
+          return { ...json, metadata: { ...json.metadata, ...operationProgress(row) }, kind: row.kind };
         }),
         ...(rows.length > pageSize ? { nextPageToken: page[page.length - 1].operation_id } : {}),
       };

@@ -38,3 +38,4 @@ export type { UsageEntry, UsageResponse, UsageTotal } from '../../../src/usage/u
 
 /** One entry of `restrictions.androidApps`. */
 export type AndroidApp = NonNullable<KeyRestrictions['androidApps']>[number];
+export type { ProjectOperation, ProjectOperationList } from '../../../src/operations/operations-schemas.ts';

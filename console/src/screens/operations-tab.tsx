@@ -4,14 +4,7 @@ import { useConsole } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { Badge, EmptyState, ErrorBanner, SkeletonRows } from '../ui/feedback.tsx';
 import { formatDateTime } from '../ui/format.ts';
-
-interface OperationView {
-  name: string;
-  kind: 'files' | 'images';
-  done?: boolean;
-  metadata: { state: string; createTime: string; updateTime: string; pagesDone: number; totalPages?: number };
-  error?: { code: number; message: string };
-}
+import type { ProjectOperationList } from '../api/api-types.ts';
 
 const TONES: Record<string, 'neutral' | 'success' | 'warning' | 'danger' | 'accent'> = {
   CREATED: 'neutral',
@@ -23,7 +16,7 @@ const TONES: Record<string, 'neutral' | 'success' | 'warning' | 'danger' | 'acce
 /** The project's asyncBatchAnnotate operations with state and progress, from `GET /api/projects/{p}/operations`. */
 export function OperationsTab({ projectId }: { projectId: string }): JSX.Element {
   const { api } = useConsole();
-  const ops = useResource(() => api.get<{ operations: OperationView[] }>(apiPath`/api/projects/${projectId}/operations`), [projectId]);
+  const ops = useResource(() => api.get<ProjectOperationList>(apiPath`/api/projects/${projectId}/operations`), [projectId]);
   const list = ops.data?.operations ?? [];
   return (
     <>
