@@ -175,10 +175,10 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
   }
 
   /**
-   * The key behind `cacheKey`, or `undefined` if the store has none: from the cache while fresh
-   * (synchronously, so a hit costs no extra await), else from the store.
+   * The key behind `cacheKey`, or `undefined` if the store has none: from the cache while fresh,
+   * else from the store.
    */
-  function lookup(cacheKey: string, credential: string): CachedKey | undefined | Promise<CachedKey | undefined> {
+  async function lookup(cacheKey: string, credential: string): Promise<CachedKey | undefined> {
     const now = Date.now();
     const hit = cache.get(cacheKey);
     if (hit && now - hit.loadedAt < ttlMs) {
@@ -247,8 +247,7 @@ export function createKeyVerifier(deps: KeyVerifierDeps): KeyVerifier {
       if (!parsed) return KEY_INVALID[api];
       if (parsed.kind !== 'api_key') return NOT_AN_API_KEY[api];
       const cacheKey = crypto.hash('sha256', credential, 'base64');
-      const found = lookup(cacheKey, credential);
-      const key = found instanceof Promise ? await found : found;
+      const key = await lookup(cacheKey, credential);
       const now = Date.now();
       if (!key || key.revoked || (key.secretExpireMs !== null && key.secretExpireMs <= now)) return KEY_INVALID[api];
       if (key.keyExpireMs !== null && key.keyExpireMs <= now) return KEY_EXPIRED[api];
