@@ -12,9 +12,8 @@ import {
   startNode,
   waitFor,
   withDatabase,
-  type ClusterNode,
 } from './helpers/cluster-node.ts';
-import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
+import { startTcpProxy } from './helpers/tcp-proxy.ts';
 
 /**
  * Faults on real processes: Redis and PostgreSQL taken away (through a loopback relay that is cut

@@ -1,5 +1,4 @@
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import type { EngineImageResult, EngineRun } from './engine-run.ts';
 import { mapLimit } from './map-limit.ts';
 import { isSingleLine, type OcrDevRecord } from './ocr-dev-manifest.ts';

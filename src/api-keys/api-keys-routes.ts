@@ -17,7 +17,6 @@ import {
   RotateApiKeyBody,
   RotatedApiKey,
   UpdateApiKeyBody,
-  type KeyRestrictions,
 } from './api-keys-schemas.ts';
 import { toApiKey, type ApiKeysRepository } from './api-keys-repository.ts';
 

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import underPressure from '@fastify/under-pressure';
-import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../errors.ts';
 
 /** Seconds a shed client is told to wait (`Retry-After`). */

@@ -1,12 +1,10 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/tables.ts';
 import { AppError } from '../errors.ts';
-import { newId } from '../credentials/new-id.ts';
-import { generateSecret, hashSecret } from '../credentials/secret-format.ts';
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { decodePageToken, toPage, DEFAULT_PAGE_SIZE, type PageQuery } from '../shared/pagination.ts';
-import { countActiveSecrets, insertClientSecret, toClientSecret, type ClientSecretRow } from './client-secret-rows.ts';
-import { MAX_ACTIVE_SECRETS, type ClientSecret, type ClientSecretCreated, type SecretState } from './oauth-clients-schemas.ts';
+import { countActiveSecrets, insertClientSecret, toClientSecret } from './client-secret-rows.ts';
+import { MAX_ACTIVE_SECRETS, type ClientSecret, type ClientSecretCreated } from './oauth-clients-schemas.ts';
 
 /**
  * Locks the client row for the rest of the transaction (a no-op UPDATE takes a row lock on

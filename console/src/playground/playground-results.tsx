@@ -150,6 +150,7 @@ export function PlaygroundResults(props: { imageUrl: string; fileName: string; r
                 <div class="panel-actions">
                   <CopyButton text={json} label="Copy JSON" />
                 </div>
+                {/* biome-ignore lint/a11y: a scrollable code block must take keyboard focus and carry a name (WCAG 2.1.1) */}
                 <pre class="code-block" tabIndex={0} aria-label="Raw JSON response">
                   {json}
                 </pre>
@@ -160,6 +161,7 @@ export function PlaygroundResults(props: { imageUrl: string; fileName: string; r
                 <div class="panel-actions">
                   <CopyButton text={curl} label="Copy command" />
                 </div>
+                {/* biome-ignore lint/a11y: a scrollable code block must take keyboard focus and carry a name (WCAG 2.1.1) */}
                 <pre class="code-block" tabIndex={0} aria-label="curl command">
                   {curl}
                 </pre>

@@ -294,6 +294,7 @@ export function PlaygroundScreen({ projectId: wanted }: { projectId?: string }):
               </p>
             </div>
 
+            {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop target for dragged files; the button inside it is the keyboard path */}
             <div
               class={`dropzone ${dragging ? 'dragging' : ''}`}
               onDragOver={(e) => {

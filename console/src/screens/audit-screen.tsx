@@ -83,6 +83,7 @@ export function AuditScreen(): JSX.Element {
         </div>
       ) : loaded.length > 0 ? (
         <>
+          {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet in every browser the console supports */}
           <div class="audit-filters" role="search">
             <div class="field">
               <label for="audit-type">Resource</label>

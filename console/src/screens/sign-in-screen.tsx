@@ -89,6 +89,7 @@ export function SignInScreen({ onSignedIn, notice }: { onSignedIn(s: Session): v
               onInput={(e) => setToken(e.currentTarget.value)}
               aria-invalid={error ? 'true' : undefined}
               aria-describedby={error ? 'signin-error' : 'signin-hint'}
+              // biome-ignore lint/a11y/noAutofocus: the sign-in screen has one field, and typing the token is the only thing to do
               autoFocus
             />
             {error ? (

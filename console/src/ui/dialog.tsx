@@ -78,6 +78,7 @@ export function Dialog(props: DialogProps): JSX.Element {
   );
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes; the keyboard closes a <dialog> with Escape natively
     <dialog
       ref={ref}
       class={`dialog dialog-${props.size ?? 'normal'}`}

@@ -41,6 +41,7 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
             Requests and images per UTC day, by API and API key. Rate-limited and invalid requests count as client errors.
           </p>
         </div>
+        {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons, not a form fieldset */}
         <div class="segmented" role="group" aria-label="Time range">
           {RANGES.map((r) => (
             <button key={r} type="button" class={range === r ? 'active' : ''} aria-pressed={range === r} onClick={() => setRange(r)}>
@@ -125,6 +126,7 @@ export function UsageTab({ projectId }: { projectId: string }): JSX.Element {
 function LatencyStats({ total }: { total?: UsageTotal }): JSX.Element {
   const latency = total?.latency;
   return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: names the group of three figures for screen readers
     <div class="stats latency-stats" aria-label="Latency">
       <div class="stat">
         <span class="stat-label">Latency p50</span>
