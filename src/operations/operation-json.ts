@@ -36,7 +36,13 @@ export function operationJson(row: OperationRow, enumEncoding: 'name' | 'int' = 
   return out;
 }
 
-/** The progress extension, kept apart so a strict client can be served without it. */
-export function operationProgress(row: OperationRow): { pagesDone: number; totalPages?: number } {
-  return { pagesDone: row.done_pages, ...(row.total_pages !== null ? { totalPages: row.total_pages } : {}) };
+/**
+ * The Operation with Legible's progress extension in its metadata (`pagesDone`, `totalPages`; Google's
+ * clients ignore unknown fields): what polls and lists answer. A just-started job is answered by
+ * `operationJson` alone, as Google does.
+ */
+export function operationWithProgress(row: OperationRow, enumEncoding: 'name' | 'int' = 'name'): Operation {
+  const json = operationJson(row, enumEncoding);
+  const progress = { pagesDone: row.done_pages, ...(row.total_pages !== null ? { totalPages: row.total_pages } : {}) };
+  return { ...json, metadata: { ...json.metadata, ...progress } };
 }

@@ -17,7 +17,7 @@ import { SystemParametersSchema, type SystemParameters } from '../vision/vision-
 import { visionValidatorCompiler } from '../vision/vision-validator.ts';
 import { isDocumentedPath, VISION_PREFIXES, visionMethodPaths } from '../vision/vision-paths.ts';
 import { checkParent } from '../vision/vision-parent.ts';
-import { operationJson, operationProgress } from './operation-json.ts';
+import { operationJson, operationWithProgress } from './operation-json.ts';
 import type { OperationRunner } from './operation-runner.ts';
 import { storeRequest } from './operation-runner.ts';
 import type { OperationRow, OperationsRepository } from './operations-repository.ts';
@@ -184,12 +184,6 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
   }
 
   const operationParents = ['', '/projects/:project', '/projects/:project/locations/:location', '/locations/:location'];
-  const withProgress = (row: OperationRow, enumEncoding: 'name' | 'int') => {
-    const json = operationJson(row, enumEncoding);
-    // Legible extension (Google's clients ignore unknown fields): pages done and total in the metadata.
-    Object.assign(json.metadata as object, operationProgress(row));
-    return json;
-  };
 
   for (const prefix of VISION_PREFIXES) {
     for (const parent of operationParents) {
@@ -211,7 +205,7 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
           checkParent(request, projectId);
           const row = await repo.get(projectId, request.params.id);
           if (!row) throw new AppError('NOT_FOUND', `Operation ${request.params.id} not found.`);
-          return sendVisionJson(request, reply, withProgress(row, enumEncodingOf(request.query)));
+          return sendVisionJson(request, reply, operationWithProgress(row, enumEncodingOf(request.query)));
         },
       );
 
@@ -264,7 +258,7 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
           const rows = await repo.list(projectId, pageSize + 1, request.query.pageToken || undefined);
           const page = rows.slice(0, pageSize);
           return {
-            operations: page.map((r) => withProgress(r, 'name')),
+            operations: page.map((r) => operationWithProgress(r)),
             ...(rows.length > pageSize ? { nextPageToken: page[page.length - 1].operation_id } : {}),
           };
         },

@@ -5,7 +5,7 @@ import { accountAuth, requirePrincipal, ACCOUNT_TOKEN_SECURITY } from '../accoun
 import { loadOwnedProject } from '../projects/load-owned-project.ts';
 import type { Database } from '../db/tables.ts';
 import { ProjectParams } from '../projects/projects-schemas.ts';
-import { operationJson, operationProgress } from './operation-json.ts';
+import { operationWithProgress } from './operation-json.ts';
 import type { OperationsRepository } from './operations-repository.ts';
 import type { ProjectOperationList } from './operations-schemas.ts';
 
@@ -44,10 +44,7 @@ export const operationsConsoleRoutes: FastifyPluginAsync<OperationsConsoleRoutes
       const rows = await repo.list(project.projectId, pageSize + 1, request.query.pageToken || undefined);
       const page = rows.slice(0, pageSize);
       return {
-        operations: page.map((row) => {
-          const json = operationJson(row);
-          return { ...json, metadata: { ...json.metadata, ...operationProgress(row) }, kind: row.kind };
-        }),
+        operations: page.map((row) => ({ ...operationWithProgress(row), kind: row.kind })),
         ...(rows.length > pageSize ? { nextPageToken: page[page.length - 1].operation_id } : {}),
       };
     },
