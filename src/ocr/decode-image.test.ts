@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { fixture } from '../../test/fixtures/images/fixtures.ts';
-import { decodeImage, MAX_IMAGE_BYTES, type DecodedImage } from './decode-image.ts';
+import { DECODE_MAX_PIXELS, decodeImage, MAX_IMAGE_BYTES, type DecodedImage } from './decode-image.ts';
 import { OcrFailure } from './ocr-failure.ts';
 import type { OcrFailureCode } from './ocr-types.ts';
 
@@ -136,4 +136,27 @@ test('a 1×1 image decodes', async () => {
     .toBuffer();
   const img = await decodeImage(new Uint8Array(one));
   assert.deepEqual([img.width, img.height, [...img.rgb]], [1, 1, [0, 0, 0]]);
+});
+
+test('an image above DECODE_MAX_PIXELS is decoded shrunk, with the scale to its original pixels', async () => {
+  // 6000×4000 (24 MP), EXIF-rotated to 4000×6000 as displayed, with a black square at the displayed top left.
+  const square = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#000' } })
+    .png()
+    .toBuffer();
+  const bytes = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#fff' } })
+    .composite([{ input: square, left: 0, top: 3400 }])
+    .withMetadata({ orientation: 6 })
+    .jpeg()
+    .toBuffer();
+  const img = await decodeImage(new Uint8Array(bytes));
+  assert.ok(img.width * img.height <= DECODE_MAX_PIXELS, `${img.width}×${img.height}`);
+  assert.ok(img.height > img.width, 'displayed upright');
+  assert.ok(Math.abs(img.scale - img.height / 6000) < 1e-9);
+  assert.ok(Math.abs(img.width / img.scale - 4000) < 1.5);
+  // Rotated 90° clockwise, the square at the bottom left is now at the top left.
+  const side = Math.floor(500 * img.scale);
+  assert.ok(meanLuma(img, 0, 0, side, side) < 40);
+  assert.ok(meanLuma(img, img.width - side, img.height - side, img.width, img.height) > 215);
+  // Small images are decoded at their own size.
+  assert.equal((await decodeImage(fixture('page.png'))).scale, 1);
 });

@@ -8,6 +8,13 @@ import { OcrFailure } from './ocr-failure.ts';
 /** Google Vision's limits: 75 megapixels (checked from the header) and 20 MB of encoded bytes. */
 export const MAX_IMAGE_PIXELS = 75_000_000;
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+/**
+ * Bigger images are decoded shrunk to about this many pixels (48 MB of RGB instead of up to 225 MB).
+ * The detector never sees more than 2016 px a side and the recognizer scales every line to 48 px
+ * tall, so a line that stays taller than that loses nothing: a 600-dpi A4 page (35 MP) keeps its
+ * body text ~35 px tall. Boxes are scaled back to the original pixels (`DecodedImage.scale`).
+ */
+export const DECODE_MAX_PIXELS = 16_000_000;
 
 /** Pixels as displayed (EXIF orientation applied), alpha flattened on white, 8-bit sRGB, 3 channels. */
 export interface DecodedImage {
@@ -16,6 +23,8 @@ export interface DecodedImage {
   /** Interleaved RGB, row-major, `width * height * 3` bytes. */
   readonly rgb: Uint8Array;
   readonly format: ImageFormat;
+  /** Decoded pixels per original pixel: 1, or less when the image was shrunk (`DECODE_MAX_PIXELS`). */
+  readonly scale: number;
 }
 
 interface RawPixels {
@@ -53,7 +62,13 @@ async function heicPixels(bytes: Uint8Array): Promise<RawPixels> {
   };
 }
 
-async function toRgb(input: Uint8Array | RawPixels): Promise<{ rgb: Uint8Array; width: number; height: number }> {
+/** The decoded long side for an image of this size: its own, or less to stay within `DECODE_MAX_PIXELS`. */
+function decodedLongSide(width: number, height: number): number {
+  const long = Math.max(width, height);
+  return width * height <= DECODE_MAX_PIXELS ? long : Math.floor(long * Math.sqrt(DECODE_MAX_PIXELS / (width * height)));
+}
+
+async function toRgb(input: Uint8Array | RawPixels, longSide: number): Promise<{ rgb: Uint8Array; width: number; height: number }> {
   const source =
     input instanceof Uint8Array
       ? // `pages: 1` = the first frame of an animated GIF/WebP or multi-page TIFF.
@@ -61,6 +76,8 @@ async function toRgb(input: Uint8Array | RawPixels): Promise<{ rgb: Uint8Array; 
       : sharp(input.data, { raw: { width: input.width, height: input.height, channels: input.channels } });
   const { data, info } = await source
     .rotate() // EXIF orientation: boxes are reported in the displayed orientation, like Google.
+    // A square bound on the long side holds for either orientation; JPEG and WebP shrink while decoding.
+    .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true })
     .flatten({ background: '#ffffff' })
     .toColourspace('srgb')
     .raw()
@@ -107,8 +124,13 @@ export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
           : format === 'heic'
             ? await heicPixels(bytes)
             : bytes;
-    const { rgb, width, height } = 'ready' in source ? source.ready : await toRgb(source);
-    return { width, height, rgb, format };
+    const longSide = decodedLongSide(size.width, size.height);
+    const { rgb, width, height } =
+      'ready' in source && Math.max(source.ready.width, source.ready.height) <= longSide
+        ? source.ready
+        : await toRgb('ready' in source ? { ...source.ready, data: source.ready.rgb, channels: 3 } : source, longSide);
+    const long = Math.max(size.width, size.height);
+    return { width, height, rgb, format, scale: longSide < long ? Math.max(width, height) / long : 1 };
   } catch (cause) {
     if (cause instanceof OcrFailure) throw cause;
     throw corrupt(format, cause);

@@ -37,7 +37,15 @@ export interface LoadModelsOptions {
    * precision"): kept for measuring, not used by the server.
    */
   recognizerPrecision?: 'fp32' | 'int8';
+  /**
+   * Wraps every inference: the worker marks it as native for its deadline (`task-control.ts`) and
+   * runs `large` ones (full-size detections, on the session without arena: `DETECTOR_ARENA_UP_TO`)
+   * in the engine's `SharedTurn`, one at a time in the process.
+   */
+  native?: NativeRunner;
 }
+
+export type NativeRunner = <T>(run: () => Promise<T>, large: boolean) => Promise<T>;
 
 const FILES = {
   detector: 'ch_PP-OCRv4_det_infer.onnx',
@@ -74,6 +82,7 @@ interface LoadModelOptions {
    * ones on a session without (memory given back after each run); undefined: every input on the arena.
    */
   arenaUpTo?: number;
+  native?: NativeRunner;
 }
 
 async function createSession(bytes: Uint8Array, threads: number, arena: boolean): Promise<ort.InferenceSession> {
@@ -94,6 +103,7 @@ async function loadModel(
   threads: number,
   options: LoadModelOptions = {},
 ): Promise<{ model: OnnxModel; release(): Promise<void> }> {
+  const native: NativeRunner = options.native ?? ((run) => run());
   const source = new Uint8Array(await fs.readFile(file));
   const rewrite = () => rewriteModel(source, options);
   const bytes =
@@ -107,8 +117,9 @@ async function loadModel(
   const [outputName] = session.outputNames;
   const model: OnnxModel = {
     async run(input, dims) {
-      const s = large && dims.reduce((n, d) => n * d, 1) > options.arenaUpTo! ? large : session;
-      const output = await s.run({ [inputName]: new ort.Tensor('float32', input, dims) });
+      const feeds = { [inputName]: new ort.Tensor('float32', input, dims) };
+      const isLarge = large !== undefined && dims.reduce((n, d) => n * d, 1) > options.arenaUpTo!;
+      const output = await native(() => (isLarge ? large.run(feeds) : session.run(feeds)), isLarge);
       const tensor = output[outputName];
       return { data: tensor.data as Float32Array, dims: tensor.dims };
     },
@@ -135,9 +146,10 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
   // arena, and full-size pages on a second session without one. The recognizer's batches are
   // bounded instead (`maxLinesTimesWidthSquared` in recognize-text.ts).
   const [detector, classifier, recognizer, keys] = await Promise.all([
-    loadModel(path.join(dir, FILES.detector), threads, { arenaUpTo: DETECTOR_ARENA_UP_TO }),
-    loadModel(path.join(dir, FILES.classifier), threads),
+    loadModel(path.join(dir, FILES.detector), threads, { arenaUpTo: DETECTOR_ARENA_UP_TO, native: options.native }),
+    loadModel(path.join(dir, FILES.classifier), threads, { native: options.native }),
     loadModel(path.join(dir, FILES.recognizer), threads, {
+      native: options.native,
       topClass: true,
       int8CacheDir: options.recognizerPrecision === 'int8' ? (options.cacheDir ?? '') : false,
     }),

@@ -66,3 +66,21 @@ test('past the pixel budget an image waits for the others, although a worker is 
   for (const outcome of outcomes) assert.ok(outcome.ok, JSON.stringify(outcome));
   assert.equal(engine.queueSize, 0);
 });
+
+test('a worker stopped during a full-size detection gives up its turn: the next one runs', async (t) => {
+  const engine = engineFor(t, { workers: 2 });
+  await engine.ready();
+  // A blank 4000×3000 page: the cheap probe finds nothing, so it is detected again at 2016 px
+  // (3 M input values, past DETECTOR_ARENA_UP_TO), in the turn one worker at a time may hold.
+  const { default: sharp } = await import('sharp');
+  const blank = new Uint8Array(
+    await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer(),
+  );
+  // Long enough to reach the full-size detection, too short to finish it.
+  const stopped = await engine.run(blank, TEXT, { timeoutMs: 1_500 });
+  assert.equal(stopped.ok ? 'ok' : stopped.code, 'TIMEOUT');
+  const next = await engine.run(blank, TEXT, { timeoutMs: 30_000 });
+  assert.ok(next.ok, JSON.stringify(next));
+});

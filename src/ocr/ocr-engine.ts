@@ -6,7 +6,9 @@ import { Piscina } from 'piscina';
 import 'sharp';
 import { headerPixels } from './image-header.ts';
 import type { OcrOptions, OcrOutcome } from './ocr-types.ts';
-import type { OcrTask } from './ocr-worker.ts';
+import type { OcrTask, OcrWorkerData } from './ocr-worker.ts';
+import { SharedTurn } from './shared-turn.ts';
+import { TaskControl } from './task-control.ts';
 
 /**
  * The text-recognition engine used by the HTTP layer, the CLI and the benchmark: a pool of worker
@@ -100,6 +102,11 @@ export function workerExecArgv(): string[] {
 }
 
 export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
+  // One full-size detection at a time across the workers (`shared-turn.ts`).
+  const largeTurn = new SharedTurn();
+  let lastTaskId = 0;
+  const nextTaskId = () => (lastTaskId = (lastTaskId % 0x7fffffff) + 1);
+  const workerData: OcrWorkerData = { threads: opts.threads, modelCacheDir: opts.modelCacheDir, largeTurn: largeTurn.buffer };
   const pool = new Piscina<OcrTask, OcrOutcome | null>({
     filename: WORKER_URL.href,
     // Workers start on the first task: the server sends `ready()` at start-up (OCR_WARM), tests and
@@ -108,7 +115,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     maxThreads: opts.workers,
     // Models take ~1 s to load: keep idle workers (and their sessions) alive.
     idleTimeout: 2 ** 31 - 1,
-    workerData: { threads: opts.threads, modelCacheDir: opts.modelCacheDir },
+    workerData,
     execArgv: workerExecArgv(),
   });
   /** Places taken: images running or waiting, and places reserved for images not sent yet. */
@@ -143,26 +150,42 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
       startNext();
     });
     const timeoutMs = runOptions?.timeoutMs ?? opts.imageTimeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS;
-    // Aborting a running task makes piscina terminate its worker: the only way to stop a decoder or
-    // an inference that does not return, and the worker's memory goes with it.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    try {
-      const outcome = await pool.run(
-        { kind: 'ocr', image: bytes, options, profile: opts.profile === true, ablate: opts.ablate === true },
-        { transferList: [bytes.buffer], signal: deadline.signal },
-      );
-      return outcome ?? { ok: false, code: 'INTERNAL', message: 'The OCR worker returned nothing.' };
-    } catch (err) {
-      if (deadline.signal.aborted) return { ok: false, code: 'TIMEOUT', message: `Text recognition took longer than ${timeoutMs} ms.` };
-      return { ok: false, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
-    } finally {
-      clearTimeout(timer);
-      running -= 1;
-      runningPixels -= pixels;
-      taken -= 1;
-      startNext();
-    }
+    const timedOut: OcrOutcome = { ok: false, code: 'TIMEOUT', message: `Text recognition took longer than ${timeoutMs} ms.` };
+    const id = nextTaskId();
+    const control = new TaskControl();
+    // At the deadline the caller is answered at once. The worker is terminated (piscina does so on
+    // abort: the only way to stop a decoder that does not return, and its memory goes with it) unless
+    // it is inside an onnxruntime run, which must not be interrupted (`task-control.ts`): then it
+    // stops itself when the run returns. Its place is given back only when it is free.
+    const terminate = new AbortController();
+    let answerTimeout: (outcome: OcrOutcome) => void = () => {};
+    const deadline = new Promise<OcrOutcome>((resolve) => {
+      answerTimeout = resolve;
+    });
+    const timer = setTimeout(() => {
+      if (control.stop() === 'now') terminate.abort();
+      answerTimeout(timedOut);
+    }, timeoutMs);
+    const worked = pool
+      .run(
+        { id, control: control.buffer, kind: 'ocr', image: bytes, options, profile: opts.profile === true, ablate: opts.ablate === true },
+        { transferList: [bytes.buffer], signal: terminate.signal },
+      )
+      .then(
+        (outcome): OcrOutcome => outcome ?? { ok: false, code: 'INTERNAL', message: 'The OCR worker returned nothing.' },
+        (err): OcrOutcome =>
+          terminate.signal.aborted ? timedOut : { ok: false, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) },
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        // A worker terminated (or crashed) in its turn cannot give it back itself.
+        largeTurn.give(id);
+        running -= 1;
+        runningPixels -= pixels;
+        taken -= 1;
+        startNext();
+      });
+    return Promise.race([worked, deadline]);
   }
 
   const overloaded: OcrOutcome = { ok: false, code: 'OVERLOADED', message: 'Too many images are waiting for text recognition.' };
@@ -195,7 +218,9 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
 
   async function ready(): Promise<void> {
     // One warm-up task per worker, sent together so the pool spawns them all.
-    const outcomes = await Promise.all(Array.from({ length: opts.workers }, () => pool.run({ kind: 'warm' })));
+    const outcomes = await Promise.all(
+      Array.from({ length: opts.workers }, () => pool.run({ id: nextTaskId(), control: new TaskControl().buffer, kind: 'warm' })),
+    );
     const failed = outcomes.find((o) => o !== null && !o.ok);
     if (failed && !failed.ok) throw new Error(`The OCR models could not be loaded: ${failed.message}`);
     isReady = true;

@@ -77,6 +77,23 @@ test('the pipeline reads a page, with lines in reading order and languages', asy
   assert.ok(timings && ['decode', 'detect', 'classify', 'recognize', 'layout'].every((k) => typeof timings[k] === 'number'));
 });
 
+test('an image decoded shrunk reports its page size and boxes in its original pixels', async () => {
+  // The page fixture placed on a 6000×4000 canvas (24 MP, decoded at ~16 MP) at (3000, 2000).
+  const page = await sharp(fixture('page.png')).resize({ width: 1500 }).toBuffer();
+  const bytes = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#fff' } })
+    .composite([{ input: page, left: 3000, top: 2000 }])
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  const { result } = await runOcr(new Uint8Array(bytes), deps, TEXT);
+  assert.equal(squash(result.text), FIXTURE_TEXT.page.join(' '));
+  const pageOut = result.page;
+  assert.ok(Math.abs(pageOut.width - 6000) <= 1 && Math.abs(pageOut.height - 4000) <= 1, `${pageOut.width}×${pageOut.height}`);
+  const xs = lastLines.flatMap((l) => l.box.map((p) => p.x));
+  const ys = lastLines.flatMap((l) => l.box.map((p) => p.y));
+  assert.ok(Math.min(...xs) > 3000 && Math.max(...xs) < 4500, `x ${Math.min(...xs)}..${Math.max(...xs)}`);
+  assert.ok(Math.min(...ys) > 2000, `y ${Math.min(...ys)}`);
+});
+
 test('every supported format reads the same text', async () => {
   for (const name of ['line.png', 'line.webp', 'line.tiff', 'line.avif', 'line.bmp', 'line-animated.gif', 'line-alpha.png']) {
     const { result } = await runOcr(fixture(name), deps, TEXT);

@@ -56,6 +56,12 @@ function wholeImage(image: DecodedImage): Quad {
   ];
 }
 
+/** Boxes found on an image decoded at `scale` of its size, in the original image's pixels. */
+function toOriginalPixels(quads: readonly Quad[], scale: number): readonly Quad[] {
+  if (scale === 1) return quads;
+  return quads.map((quad) => quad.map((p) => ({ x: p.x / scale, y: p.y / scale })) as Quad);
+}
+
 /**
  * `scene`: the image is a photo (TEXT_DETECTION of a street, a sign), where doubtful words are mostly
  * textures and fragments; on a page (mostly paper: `paper-share.ts`) they are faint print and stay.
@@ -116,14 +122,21 @@ export async function runOcr(
   const fixed = fixText(readings, context);
   lap('fix text');
   // A recognizer that read the page whole (`readPage`) hands its lines over in its reading order.
-  const page = { width: image.width, height: image.height, mode: options.mode, ordered: whole !== undefined };
-  const result = deps.buildLayout(toLines(quads, fixed, options, scene), page);
+  // Boxes and the page's size are in the original image's pixels, however it was decoded.
+  const page = {
+    width: Math.round(image.width / image.scale),
+    height: Math.round(image.height / image.scale),
+    mode: options.mode,
+    ordered: whole !== undefined,
+  };
+  const lineBoxes = toOriginalPixels(quads, image.scale);
+  const result = deps.buildLayout(toLines(lineBoxes, fixed, options, scene), page);
   lap('layout');
   const without = ablate
     ? Object.fromEntries(
         TEXT_FIXES.map(({ name }) => [
           name,
-          deps.buildLayout(toLines(quads, fixText(readings, context, new Set([name])), options, scene), page),
+          deps.buildLayout(toLines(lineBoxes, fixText(readings, context, new Set([name])), options, scene), page),
         ]),
       )
     : undefined;

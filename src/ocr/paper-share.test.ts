@@ -31,5 +31,5 @@ test('tiny and degenerate images give a share in [0, 1]', async () => {
     const share = paperShare(await image('', w, h, 'white'));
     assert.ok(share >= 0 && share <= 1, `${w}×${h}: ${share}`);
   }
-  assert.equal(paperShare({ width: 0, height: 0, rgb: new Uint8Array(0), format: 'png' }), 0);
+  assert.equal(paperShare({ width: 0, height: 0, rgb: new Uint8Array(0), format: 'png', scale: 1 }), 0);
 });

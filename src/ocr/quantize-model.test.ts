@@ -73,7 +73,7 @@ test('the int8 recognizer is built, cached, verified by its hash, and reads a li
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="64"><rect width="100%" height="100%" fill="#fff"/>
     <text x="12" y="44" font-family="DejaVu Sans" font-size="32">Invoice total 42.50 EUR</text></svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const image = { width: info.width, height: info.height, rgb: new Uint8Array(data), format: 'png' as const };
+  const image = { width: info.width, height: info.height, rgb: new Uint8Array(data), format: 'png' as const, scale: 1 };
   const quad: Quad = [
     { x: 0, y: 0 },
     { x: 520, y: 0 },
