@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildTestApp } from './helpers/build-test-app.ts';
 import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
 import { createAccountsRepository } from '../src/accounts/accounts-repository.ts';
-import { createOcrEngine } from '../src/ocr/ocr-engine.ts';
+import { createOcrEngine } from '../src/ocr/engine/ocr-engine.ts';
 import { makePdf, multiPageTiff } from './helpers/document-fixtures.ts';
 
 /**

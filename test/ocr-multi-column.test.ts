@@ -2,11 +2,11 @@ import { test, type TestContext } from 'node:test';
 import { chromium } from 'playwright-core';
 import { cerCount } from '../bench/ocr/char-error-rate.ts';
 import { normalizeForCer } from '../bench/ocr/normalize-text.ts';
-import { loadEnglishLexicon } from '../src/ocr/english-lexicon.ts';
+import { loadEnglishLexicon } from '../src/ocr/words/english-lexicon.ts';
 import { buildLayout } from '../src/ocr/layout/build-layout.ts';
-import { loadModels } from '../src/ocr/models.ts';
+import { loadModels } from '../src/ocr/models/models.ts';
 import { runOcr } from '../src/ocr/ocr-pipeline.ts';
-import { createPaddleRecognizer } from '../src/ocr/recognize-text.ts';
+import { createPaddleRecognizer } from '../src/ocr/recognize/recognize-text.ts';
 import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
 
 const CHROMIUM = findChromium();

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { loadEnglishLexicon } from '../src/ocr/english-lexicon.ts';
+import { loadEnglishLexicon } from '../src/ocr/words/english-lexicon.ts';
 import { buildLayout } from '../src/ocr/layout/build-layout.ts';
-import { loadModels, type OcrModels } from '../src/ocr/models.ts';
+import { loadModels, type OcrModels } from '../src/ocr/models/models.ts';
 import { runOcr, type OcrPipelineDeps } from '../src/ocr/ocr-pipeline.ts';
-import { createPaddleRecognizer } from '../src/ocr/recognize-text.ts';
+import { createPaddleRecognizer } from '../src/ocr/recognize/recognize-text.ts';
 
 /**
  * "Never empty where text is legible": clean print, black on white, at any size, aspect ratio and

@@ -4,7 +4,7 @@
  *
  * Every table gives ocr-dev's two splits side by side: develop on `tune`, confirm on `check` (a change
  * that helps `tune` and hurts `check` is fitted to those images). `--details` adds a row per image,
- * `--ablate` the score of each text fix (`src/ocr/text-fixes.ts`) with and without it, and
+ * `--ablate` the score of each text fix (`src/ocr/words/text-fixes.ts`) with and without it, and
  * `--tesseract-from DIR` reuses a Tesseract run saved by `--save` (its output does not change), `--from DIR` both
  * saved runs (scores them again, reads nothing).
  *
@@ -162,6 +162,6 @@ if (values.save) {
 if (values.details) console.log(`\n### Per image (score ×100)\n\n${pagesMarkdown(runs, records)}`);
 if (values.ablate && legible && !values.api) {
   console.log(
-    `\n### Text fixes: score with and without each (\`src/ocr/text-fixes.ts\`)\n\n${ablationMarkdown(records, legible.run, (r, out) => scoreImage(r, out))}`,
+    `\n### Text fixes: score with and without each (\`src/ocr/words/text-fixes.ts\`)\n\n${ablationMarkdown(records, legible.run, (r, out) => scoreImage(r, out))}`,
   );
 }

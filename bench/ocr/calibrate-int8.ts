@@ -1,7 +1,7 @@
 /**
  * `npm run calibrate:ocr [-- --stride N]`: measures the recognizer's activation ranges for its int8 form
- * (`src/ocr/int8-model.ts`) on the `tune` split of `../shared/data/ocr-dev`, and writes them to
- * `src/ocr/recognizer-int8-ranges.json` with the hash of the model they belong to. Every tune image
+ * (`src/ocr/models/int8-model.ts`) on the `tune` split of `../shared/data/ocr-dev`, and writes them to
+ * `src/ocr/models/recognizer-int8-ranges.json` with the hash of the model they belong to. Every tune image
  * goes through the real pipeline (fp32 models, the server's options for its kind); each recognizer
  * batch is also run through a copy of the model whose conv inputs and outputs are graph outputs,
  * and the smallest and largest value of each is kept (onnxruntime's MinMax calibration).
@@ -12,15 +12,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
-import { loadEnglishLexicon } from '../../src/ocr/english-lexicon.ts';
-import { buildInt8Model, INT8_RANGES_FILE, recognizerFile } from '../../src/ocr/int8-model.ts';
+import { loadEnglishLexicon } from '../../src/ocr/words/english-lexicon.ts';
+import { buildInt8Model, INT8_RANGES_FILE, recognizerFile } from '../../src/ocr/models/int8-model.ts';
 import { buildLayout } from '../../src/ocr/layout/build-layout.ts';
-import { defaultModelsDir, loadModels, rewriteModel, type OnnxModel } from '../../src/ocr/models.ts';
-import { readGraph } from '../../src/ocr/onnx-graph.ts';
+import { defaultModelsDir, loadModels, rewriteModel, type OnnxModel } from '../../src/ocr/models/models.ts';
+import { readGraph } from '../../src/ocr/models/onnx-graph.ts';
 import { runOcr } from '../../src/ocr/ocr-pipeline.ts';
-import { calibrationTensors } from '../../src/ocr/quantize-model.ts';
-import { createPaddleRecognizer } from '../../src/ocr/recognize-text.ts';
-import { createLanguageRouter } from '../../src/ocr/route-recognizer.ts';
+import { calibrationTensors } from '../../src/ocr/models/quantize-model.ts';
+import { createPaddleRecognizer } from '../../src/ocr/recognize/recognize-text.ts';
+import { createLanguageRouter } from '../../src/ocr/recognize/route-recognizer.ts';
 import { loadOcrDev } from './ocr-dev-manifest.ts';
 import { hintsOf, modeOf } from './run-legible.ts';
 
@@ -92,5 +92,5 @@ const out = {
   calibration: `ocr-dev tune split: ${records.length} images, ${batches} recognizer batches, min/max`,
   ranges: stored,
 };
-fs.writeFileSync(path.join(root, 'src/ocr', INT8_RANGES_FILE), `${JSON.stringify(out, null, 1)}\n`);
-console.error(`\n${tensors.length} activation ranges from ${batches} batches written to src/ocr/${INT8_RANGES_FILE}`);
+fs.writeFileSync(path.join(root, 'src/ocr/models', INT8_RANGES_FILE), `${JSON.stringify(out, null, 1)}\n`);
+console.error(`\n${tensors.length} activation ranges from ${batches} batches written to src/ocr/models/${INT8_RANGES_FILE}`);

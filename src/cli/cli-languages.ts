@@ -1,4 +1,4 @@
-import { findLanguage, installedLanguages, LANGUAGES } from '../ocr/languages.ts';
+import { findLanguage, installedLanguages, LANGUAGES } from '../ocr/recognize/languages.ts';
 import { CliError } from './command.ts';
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { GRPC_CODES } from '../errors.ts';
-import { MAX_IMAGE_BYTES } from '../ocr/decode-image.ts';
-import { createOcrEngine, type OcrEngine } from '../ocr/ocr-engine.ts';
+import { MAX_IMAGE_BYTES } from '../ocr/decode/decode-image.ts';
+import { createOcrEngine, type OcrEngine } from '../ocr/engine/ocr-engine.ts';
 import type { OcrOptions, OcrOutcome } from '../ocr/ocr-types.ts';
 import { annotateImageBytes } from '../vision/annotate-images.ts';
 import { createDocumentRenderer, type DocumentRenderer } from '../vision/files/document-renderer.ts';

@@ -1,4 +1,4 @@
-import type { OcrEngine } from '../ocr/ocr-engine.ts';
+import type { OcrEngine } from '../ocr/engine/ocr-engine.ts';
 import type { Metrics } from './metrics.ts';
 
 /** The pipeline's timed stages (`runOcr`'s laps); its other timings are counts. */

@@ -1,15 +1,15 @@
-import { orientLines } from './classify-direction.ts';
-import { decodeImage, type DecodedImage } from './decode-image.ts';
-import { detectText, type TextBox } from './detect-text.ts';
-import { dropDoubtfulWords } from './drop-doubtful-words.ts';
-import type { EnglishLexicon } from './english-lexicon.ts';
-import { findLanguage } from './languages.ts';
-import type { OcrModels } from './models.ts';
-import { PAGE_MIN_PAPER, paperShare } from './paper-share.ts';
+import { orientLines } from './recognize/classify-direction.ts';
+import { decodeImage, type DecodedImage } from './decode/decode-image.ts';
+import { detectText, type TextBox } from './detect/detect-text.ts';
+import { dropDoubtfulWords } from './words/drop-doubtful-words.ts';
+import type { EnglishLexicon } from './words/english-lexicon.ts';
+import { findLanguage } from './recognize/languages.ts';
+import type { OcrModels } from './models/models.ts';
+import { PAGE_MIN_PAPER, paperShare } from './decode/paper-share.ts';
 import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
-import type { RecognizedLine } from './recognized-line.ts';
-import type { LineReading, Recognizer } from './recognizer.ts';
-import { fixText, TEXT_FIXES, textFixContext } from './text-fixes.ts';
+import type { RecognizedLine } from './recognize/recognized-line.ts';
+import type { LineReading, Recognizer } from './recognize/recognizer.ts';
+import { fixText, TEXT_FIXES, textFixContext } from './words/text-fixes.ts';
 
 /** The layout stage's signature (`src/ocr/layout/build-layout.ts`). */
 export type BuildLayout = (lines: RecognizedLine[], page: { width: number; height: number; mode: OcrMode; ordered?: boolean }) => OcrResult;

@@ -1,5 +1,5 @@
 import { AppError, GRPC_CODES } from '../errors.ts';
-import type { OcrEngine } from '../ocr/ocr-engine.ts';
+import type { OcrEngine } from '../ocr/engine/ocr-engine.ts';
 import type { OcrOutcome } from '../ocr/ocr-types.ts';
 import { resolveImageBytes, type ImageSourcePolicy } from './image-source.ts';
 import { checkLanguageHint } from './supported-languages.ts';

@@ -1,6 +1,6 @@
 import { GRPC_CODES } from '../errors.ts';
 // API.md §5 and Google's supported-files page: "Files exceeding 20MB generate an error".
-import { MAX_IMAGE_BYTES } from '../ocr/decode-image.ts';
+import { MAX_IMAGE_BYTES } from '../ocr/decode/decode-image.ts';
 import { fetchImageUri, type UriFetchPolicy } from './image-uri-fetch.ts';
 import type { VisionImage } from './vision-request-schema.ts';
 

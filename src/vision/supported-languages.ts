@@ -1,4 +1,4 @@
-import { findLanguage, installedLanguages } from '../ocr/languages.ts';
+import { findLanguage, installedLanguages } from '../ocr/recognize/languages.ts';
 
 /**
  * The languages `imageContext.languageHints` may name: the one list, extended as engines learn
@@ -19,7 +19,7 @@ export function checkLanguageHint(hint: string): LanguageHintCheck {
   if (!BCP47.test(hint)) {
     return { ok: false, message: `Invalid language hint "${hint}": not a BCP-47 language tag.` };
   }
-  // The catalogue (src/ocr/languages.ts) also knows aliases: `iw` → `he`, `zh-TW` → `zh-Hant`.
+  // The catalogue (src/ocr/recognize/languages.ts) also knows aliases: `iw` → `he`, `zh-TW` → `zh-Hant`.
   if (findLanguage(hint) !== undefined) return { ok: true };
   return {
     ok: false,

@@ -1,4 +1,4 @@
-import type { LineReading } from '../../src/ocr/recognizer.ts';
+import type { LineReading } from '../../src/ocr/recognize/recognizer.ts';
 
 /**
  * A recognizer reading of `text` with its characters evenly spaced along the line, as CTC decoding

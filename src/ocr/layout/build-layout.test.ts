@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { OcrResult, Point, Quad } from '../ocr-types.ts';
-import type { RecognizedLine } from '../recognized-line.ts';
+import type { RecognizedLine } from '../recognize/recognized-line.ts';
 import { buildLayout } from './build-layout.ts';
 
 const PAGE = { width: 2000, height: 3000, mode: 'document' as const };

@@ -1,5 +1,5 @@
 import type { BreakType, DetectedLanguage, OcrBlock, OcrMode, OcrParagraph, OcrResult, OcrWord, Quad } from '../ocr-types.ts';
-import type { RecognizedLine } from '../recognized-line.ts';
+import type { RecognizedLine } from '../recognize/recognized-line.ts';
 import { groupLines } from './group-lines.ts';
 import { addWeights, languageOfWord, languagesByWeight, lineLanguageContext } from './language-of.ts';
 import {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RecognizedLine } from '../recognized-line.ts';
+import type { RecognizedLine } from '../recognize/recognized-line.ts';
 import { splitAtWideGaps } from './split-at-gaps.ts';
 
 /** A 30-px-tall line from x = 0 to `width`, its words placed at the given pixel ranges (letters evenly inside). */

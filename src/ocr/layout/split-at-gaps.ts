@@ -1,4 +1,4 @@
-import type { RecognizedLine } from '../recognized-line.ts';
+import type { RecognizedLine } from '../recognize/recognized-line.ts';
 import { quadHeight, quadLength, sliceQuad } from './reading-frame.ts';
 import { median } from './reading-order.ts';
 

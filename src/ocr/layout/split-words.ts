@@ -1,5 +1,5 @@
 import type { Quad } from '../ocr-types.ts';
-import type { RecognizedChar, RecognizedLine } from '../recognized-line.ts';
+import type { RecognizedChar, RecognizedLine } from '../recognize/recognized-line.ts';
 import { sliceQuad } from './reading-frame.ts';
 
 /** A word cut out of one recognized line, before layout places it in a paragraph. */

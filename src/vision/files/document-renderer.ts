@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 // TypeScript workers need tsx's loader when the host did not pass it (the OCR engine's rule).
-import { workerExecArgv } from '../../ocr/ocr-engine.ts';
+import { workerExecArgv } from '../../ocr/engine/ocr-engine.ts';
 import type { DocumentTask } from './document-worker.ts';
 import { fileFailure, type FileLimits, type FileMimeType, type PagesOutcome } from './file-pages.ts';
 

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MAX_IMAGE_PIXELS } from '../../ocr/decode-image.ts';
+import { MAX_IMAGE_PIXELS } from '../../ocr/decode/decode-image.ts';
 import { fileFailure, resolvePages, type FileLimits, type PagesOutcome, type RenderedPage } from './file-pages.ts';
 
 /**

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import sharp from 'sharp';
+import { fixture } from '../../../test/fixtures/images/fixtures.ts';
+import { decodeImage } from '../decode/decode-image.ts';
+import { DEFAULT_SIZING, detectText, planAtScale, planDetection } from './detect-text.ts';
+import { loadModels, type OcrModels } from '../models/models.ts';
+
+let models: OcrModels;
+before(async () => {
+  models = await loadModels({ threads: 1 });
+});
+after(() => models.release());
+
+test('plans are whole multiples of the detector stride at any scale', () => {
+  for (const [w, h, s] of [
+    [1000, 700, 0.37],
+    [31, 5, 3],
+    [4000, 3000, 0.24],
+  ] as const) {
+    const plan = planAtScale(w, h, s);
+    assert.equal(plan.tensorWidth % 32, 0);
+    assert.equal(plan.tensorHeight % 32, 0);
+    assert.ok(plan.tensorWidth >= plan.width + 2 * plan.pad && plan.tensorHeight >= plan.height + 2 * plan.pad);
+  }
+  // Photos near the target size are read as they are; smaller ones are brought up to it.
+  assert.deepEqual(planDetection(1280, 720), planAtScale(1280, 720, 1));
+  assert.deepEqual(planDetection(1024, 576), planAtScale(1024, 576, 736 / 576));
+  // A scanned text line keeps its size (its text is as tall as it is); a word crop is still doubled.
+  assert.deepEqual(planDetection(760, 51), planAtScale(760, 51, 1));
+  assert.deepEqual(planDetection(900, 30), planAtScale(900, 30, 48 / 30));
+  assert.deepEqual(planDetection(98, 48), planAtScale(98, 48, 2));
+});
+
+test('a big page with large text is detected from the cheap probe, with the same boxes as at full size', async () => {
+  const page = await sharp(fixture('page.png')).resize({ width: 2400 }).png().toBuffer();
+  const image = await decodeImage(new Uint8Array(page));
+  const full = planDetection(image.width, image.height);
+  assert.ok(full.tensorWidth * full.tensorHeight > DEFAULT_SIZING.probeAbovePixels, 'the probe applies');
+  const probed = await detectText(image, models.detector);
+  const direct = await detectText(image, models.detector, { sizing: { ...DEFAULT_SIZING, probeAbovePixels: Infinity } });
+  assert.ok(probed.length >= 3, `${probed.length} boxes`);
+  // Every box found at full size lies inside one found by the probe (a full-size line may split in two).
+  const centre = (b: (typeof probed)[number]) => ({ x: b.box.reduce((s, p) => s + p.x, 0) / 4, y: b.box.reduce((s, p) => s + p.y, 0) / 4 });
+  for (const d of direct) {
+    const c = centre(d);
+    const inside = probed.some(({ box }) => {
+      const xs = box.map((p) => p.x),
+        ys = box.map((p) => p.y);
+      return c.x >= Math.min(...xs) && c.x <= Math.max(...xs) && c.y >= Math.min(...ys) && c.y <= Math.max(...ys);
+    });
+    assert.ok(inside, `full-size box at ${JSON.stringify(c)} is covered`);
+  }
+});
+
+test('a big page with small text is detected again at a larger scale', async () => {
+  // The same page as a quarter of a large white canvas: its text is small once the canvas is probed.
+  const small = await sharp(fixture('page.png')).png().toBuffer();
+  const canvas = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: '#ffffff' } })
+    .composite([{ input: small, left: 40, top: 40 }])
+    .png()
+    .toBuffer();
+  const image = await decodeImage(new Uint8Array(canvas));
+  const boxes = await detectText(image, models.detector);
+  assert.ok(boxes.length >= 3, `${boxes.length} boxes`);
+  assert.ok(
+    boxes.every((b) => b.box.every((p) => p.x < 700 && p.y < 420)),
+    'boxes lie on the pasted page',
+  );
+});

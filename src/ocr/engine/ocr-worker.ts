@@ -1,0 +1,93 @@
+import { workerData } from 'piscina';
+import sharp from 'sharp';
+import { loadEnglishLexicon } from '../words/english-lexicon.ts';
+import { buildLayout } from '../layout/build-layout.ts';
+import { loadModels } from '../models/models.ts';
+import { OcrFailure } from './ocr-failure.ts';
+import { runOcr, type OcrPipelineDeps } from '../ocr-pipeline.ts';
+import type { OcrOptions, OcrOutcome } from '../ocr-types.ts';
+import { createPaddleRecognizer } from '../recognize/recognize-text.ts';
+import { createLanguageRouter } from '../recognize/route-recognizer.ts';
+import { SharedTurn } from './shared-turn.ts';
+import { TaskControl } from './task-control.ts';
+import { warmUp } from './warm-up.ts';
+
+/**
+ * What the engine sends a worker: an image to read, or a request to load and warm up the models now.
+ * `id` (from 1, unique in the engine) holds the shared turn while the task is in it; `control` is
+ * the task's `TaskControl`, by which the engine stops it at its deadline.
+ */
+export type OcrTask = { id: number; control: SharedArrayBuffer } & (
+  | { kind: 'ocr'; image: Uint8Array; options: OcrOptions; profile: boolean; ablate?: boolean }
+  | { kind: 'warm' }
+);
+
+export interface OcrWorkerData {
+  threads: number;
+  modelCacheDir?: string;
+  /** The engine's `SharedTurn` for full-size detections. */
+  largeTurn: SharedArrayBuffer;
+}
+
+// Decoded images are used once: libvips' operation cache would only hold on to memory.
+sharp.cache(false);
+
+const largeTurn = new SharedTurn((workerData as OcrWorkerData).largeTurn);
+/** The task this worker is running (one at a time). */
+let current: { id: number; control: TaskControl } | undefined;
+
+/**
+ * Every onnxruntime call (loading, inference) goes through here: it runs inside a native section
+ * of the current task (`task-control.ts`), and a full-size detection also in the shared turn.
+ */
+async function native<T>(run: () => Promise<T>, large = false): Promise<T> {
+  if (!current) return run();
+  const { id, control } = current;
+  const stopped = () => new OcrFailure('TIMEOUT', 'Text recognition was stopped at its deadline.');
+  if (large) await largeTurn.take(id);
+  try {
+    if (!control.enterNative()) throw stopped();
+    const outcome = await run().then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    if (!control.leaveNative()) throw stopped();
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  } finally {
+    if (large) largeTurn.give(id);
+  }
+}
+
+/** This worker thread's models, loaded by the first task (so idle apps never pay for them). */
+let deps: Promise<OcrPipelineDeps> | undefined;
+
+function pipelineDeps(): Promise<OcrPipelineDeps> {
+  const { threads, modelCacheDir } = workerData as OcrWorkerData;
+  deps ??= Promise.all([loadModels({ threads, cacheDir: modelCacheDir, native }), loadEnglishLexicon()]).then(([models, lexicon]) => ({
+    models,
+    // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (models load on first use).
+    recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary)).recognizer,
+    buildLayout,
+    lexicon,
+  }));
+  return deps;
+}
+
+/** The piscina entry: never throws, answers with a discriminated `OcrOutcome`. */
+export default async function ocrWorker(task: OcrTask): Promise<OcrOutcome | null> {
+  current = { id: task.id, control: new TaskControl(task.control) };
+  try {
+    // Loading creates the sessions: native too. A task stopped meanwhile leaves the load to the next.
+    const ready = await native(pipelineDeps);
+    if (task.kind === 'warm') {
+      await warmUp(ready.models);
+      return null;
+    }
+    const { result, timings, without } = await runOcr(task.image, ready, task.options, task.profile, task.ablate);
+    return { ok: true, value: result, ...(timings ? { timings } : {}), ...(without ? { without } : {}) };
+  } catch (err) {
+    if (err instanceof OcrFailure) return { ok: false, code: err.code, message: err.message };
+    return { ok: false, code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
+  }
+}

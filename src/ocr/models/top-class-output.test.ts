@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import * as ort from 'onnxruntime-node';
+import { bestClasses } from '../recognize/ctc-decode.ts';
+import { defaultModelsDir } from './models.ts';
+import { topClassOutput } from './top-class-output.ts';
+
+async function run(bytes: Uint8Array, input: Float32Array, dims: number[]) {
+  const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, graphOptimizationLevel: 'all' });
+  const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input, dims) });
+  await session.release();
+  const tensor = out[session.outputNames[0]];
+  return { data: tensor.data as Float32Array, dims: tensor.dims };
+}
+
+test('the recognizer outputs (probability, class) of the best class per timestep, as the full softmax says', async () => {
+  const original = new Uint8Array(fs.readFileSync(path.join(defaultModelsDir(), 'ch_PP-OCRv4_rec_infer.onnx')));
+  const { model, rewritten } = topClassOutput(original);
+  assert.equal(rewritten, 1);
+  const dims = [2, 3, 48, 160];
+  const x = new Float32Array(dims.reduce((a, b) => a * b, 1)).map((_, i) => Math.sin(i * 0.37) * 0.9 + Math.cos(i * 0.011) * 0.3);
+  const [full, top] = await Promise.all([run(original, x, dims), run(model, x, dims)]);
+  const [batch, timesteps, classes] = full.dims;
+  assert.deepEqual(top.dims, [batch, timesteps, 2]);
+  assert.deepEqual(top.data, bestClasses(full.data, batch * timesteps, classes));
+});
+
+test('a model without a softmax output, and bytes that are no model, come back unchanged', () => {
+  const detector = new Uint8Array(fs.readFileSync(path.join(defaultModelsDir(), 'ch_PP-OCRv4_det_infer.onnx')));
+  assert.equal(topClassOutput(detector).rewritten, 0);
+  const junk = new Uint8Array([0xff, 0xff, 0xff]);
+  assert.deepEqual(topClassOutput(junk), { model: junk, rewritten: 0 });
+});

@@ -1,0 +1,110 @@
+import type { DecodedImage } from '../decode/decode-image.ts';
+import { distance } from '../geometry.ts';
+import type { Quad } from '../ocr-types.ts';
+
+/** An RGB crop of one text line, upright, `height` rows. */
+export interface LineCrop {
+  readonly width: number;
+  readonly height: number;
+  /** Interleaved RGB. */
+  readonly rgb: Uint8Array;
+}
+
+/** The quad's own size: width along corner 0→1, height along 0→3 (PaddleOCR's `get_rotate_crop_image`). */
+export function quadSize(q: Quad): { width: number; height: number } {
+  return {
+    width: Math.max(distance(q[0], q[1]), distance(q[3], q[2])),
+    height: Math.max(distance(q[0], q[3]), distance(q[1], q[2])),
+  };
+}
+
+/** Coefficients of the projective map of the unit square onto the quad (Heckbert, "Fundamentals of Texture Mapping", 1989). */
+function squareToQuad(q: Quad): { a: number; b: number; c: number; d: number; e: number; f: number; g: number; h: number } {
+  const [p0, p1, p2, p3] = q;
+  const dx1 = p1.x - p2.x,
+    dx2 = p3.x - p2.x,
+    dx3 = p0.x - p1.x + p2.x - p3.x;
+  const dy1 = p1.y - p2.y,
+    dy2 = p3.y - p2.y,
+    dy3 = p0.y - p1.y + p2.y - p3.y;
+  let g = 0,
+    h = 0;
+  const den = dx1 * dy2 - dx2 * dy1;
+  if ((Math.abs(dx3) > 1e-9 || Math.abs(dy3) > 1e-9) && Math.abs(den) > 1e-12) {
+    g = (dx3 * dy2 - dx2 * dy3) / den;
+    h = (dx1 * dy3 - dx3 * dy1) / den;
+  }
+  return {
+    a: p1.x - p0.x + g * p1.x,
+    b: p3.x - p0.x + h * p3.x,
+    c: p0.x,
+    d: p1.y - p0.y + g * p1.y,
+    e: p3.y - p0.y + h * p3.y,
+    f: p0.y,
+    g,
+    h,
+  };
+}
+
+/**
+ * Warps the quad to an upright `outWidth × outHeight` RGB crop (bilinear, with supersampling when
+ * shrinking so thin strokes are averaged rather than skipped). Corner 0 lands top-left, corner 1
+ * top-right: to read a line rotated by 90° or 180°, pass the quad with its corners shifted.
+ */
+export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outHeight: number): LineCrop {
+  const { a, b, c, d, e, f, g, h } = squareToQuad(quad);
+  const { width: srcW, height: srcH } = quadSize(quad);
+  const ssX = Math.max(1, Math.min(4, Math.round(srcW / outWidth)));
+  const ssY = Math.max(1, Math.min(4, Math.round(srcH / outHeight)));
+  const samples = ssX * ssY;
+  const { width: iw, height: ih, rgb: src } = image;
+  const out = new Uint8Array(outWidth * outHeight * 3);
+  // The hot loop of recognition's pre-processing: plain numbers only (no tuple per sample).
+  for (let j = 0; j < outHeight; j++) {
+    for (let i = 0; i < outWidth; i++) {
+      let r = 0,
+        gr = 0,
+        bl = 0;
+      for (let sy = 0; sy < ssY; sy++) {
+        const v = (j + (sy + 0.5) / ssY) / outHeight;
+        for (let sx = 0; sx < ssX; sx++) {
+          const u = (i + (sx + 0.5) / ssX) / outWidth;
+          const w = g * u + h * v + 1;
+          // Pixel centres are at integer + 0.5; clamp to the border (OpenCV's BORDER_REPLICATE).
+          const x = Math.min(iw - 1, Math.max(0, (a * u + b * v + c) / w - 0.5));
+          const y = Math.min(ih - 1, Math.max(0, (d * u + e * v + f) / w - 0.5));
+          const x0 = Math.floor(x),
+            y0 = Math.floor(y);
+          const x1 = Math.min(iw - 1, x0 + 1),
+            y1 = Math.min(ih - 1, y0 + 1);
+          const ax = x - x0,
+            ay = y - y0;
+          const i00 = (y0 * iw + x0) * 3,
+            i10 = (y0 * iw + x1) * 3,
+            i01 = (y1 * iw + x0) * 3,
+            i11 = (y1 * iw + x1) * 3;
+          let top = src[i00] + (src[i10] - src[i00]) * ax;
+          let bottom = src[i01] + (src[i11] - src[i01]) * ax;
+          r += top + (bottom - top) * ay;
+          top = src[i00 + 1] + (src[i10 + 1] - src[i00 + 1]) * ax;
+          bottom = src[i01 + 1] + (src[i11 + 1] - src[i01 + 1]) * ax;
+          gr += top + (bottom - top) * ay;
+          top = src[i00 + 2] + (src[i10 + 2] - src[i00 + 2]) * ax;
+          bottom = src[i01 + 2] + (src[i11 + 2] - src[i01 + 2]) * ax;
+          bl += top + (bottom - top) * ay;
+        }
+      }
+      const o = (j * outWidth + i) * 3;
+      out[o] = Math.round(r / samples);
+      out[o + 1] = Math.round(gr / samples);
+      out[o + 2] = Math.round(bl / samples);
+    }
+  }
+  return { width: outWidth, height: outHeight, rgb: out };
+}
+
+/** Width of a crop scaled to `height` rows, keeping the quad's aspect ratio. */
+export function scaledWidth(quad: Quad, height: number, maxWidth = Infinity): number {
+  const { width, height: h } = quadSize(quad);
+  return Math.max(1, Math.min(maxWidth, Math.ceil((height * width) / Math.max(1, h))));
+}

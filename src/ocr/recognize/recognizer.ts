@@ -1,0 +1,48 @@
+import type { DecodedImage } from '../decode/decode-image.ts';
+import type { OcrMode, Quad } from '../ocr-types.ts';
+import type { InkProfile } from './ink-profile.ts';
+import type { RecognizedChar } from './recognized-line.ts';
+
+/** What a recognizer reads from one line. */
+export interface LineReading {
+  text: string;
+  confidence: number;
+  /** `x0`/`x1` are fractions of the line from corner 0 towards corner 1 of its quad. */
+  chars: RecognizedChar[];
+  /** BCP-47 of the language whose model read the line (set by the routed recognizer for hinted languages). */
+  language?: string;
+  /** PP-OCR: each character's CTC peak as a fraction of the line, for the word-gap fix (`text-fixes.ts`). */
+  centres?: number[];
+  /** PP-OCR: where the ink of the crop it read is, for the word-gap fix. */
+  ink?: InkProfile;
+}
+
+/** Per-image context a recognizer may route on. */
+export interface RecognizeOptions {
+  /** `OcrOptions.languageHints`: validated BCP-47 tags, empty = auto-detect. */
+  languageHints: readonly string[];
+  /** `OcrOptions.mode`: photos and documents are read with different trade-offs. */
+  mode?: OcrMode;
+}
+
+/**
+ * A text-line recognizer: the pipeline detects and orients lines, then hands each recognizer the
+ * quads it should read (corner 0→1 = reading direction). PP-OCRv4 is the default; a Tesseract-LSTM
+ * recognizer for other scripts plugs in behind the same port.
+ */
+export interface Recognizer {
+  readonly name: string;
+  /** Readings in the order of `lines`. */
+  recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]>;
+  /**
+   * Optionally reads the whole page itself, its own lines and their boxes (black-letter pages, read
+   * by Tesseract's Fraktur model with its own layout analysis); undefined: the lines are read one by one.
+   */
+  readPage?(
+    image: DecodedImage,
+    lines: readonly Quad[],
+    options?: RecognizeOptions,
+  ): Promise<{ quads: Quad[]; readings: LineReading[] } | undefined>;
+  /** Optionally regroups the detector's boxes into the lines this recognizer reads best (e.g. word boxes joined into rows). */
+  groupLines?(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Quad[];
+}

@@ -1,0 +1,86 @@
+import { after, before, test, type TestContext } from 'node:test';
+import sharp from 'sharp';
+import { buildLayout } from '../layout/build-layout.ts';
+import { loadModels, type OcrModels } from '../models/models.ts';
+import { runOcr, type OcrPipelineDeps } from '../ocr-pipeline.ts';
+import type { OcrOptions } from '../ocr-types.ts';
+import { createPaddleRecognizer } from './recognize-text.ts';
+import { createLanguageRouter, MAX_TESSERACT_PASSES, planRecognition } from './route-recognizer.ts';
+
+test('no hints, or only languages PP-OCR reads: PP-OCR alone', (t: TestContext) => {
+  for (const hints of [[], ['en'], ['zh-Hant', 'en-US'], ['xx']]) {
+    const plan = planRecognition(hints);
+    t.assert.deepEqual(plan.tesseract, [], JSON.stringify(hints));
+    t.assert.equal(plan.paddleAlone, true);
+  }
+});
+
+test('Latin-script hints share one fused pass (with English when hinted); other scripts get a pass each', (t: TestContext) => {
+  const vi = planRecognition(['vi']);
+  t.assert.deepEqual(
+    vi.tesseract.map((p) => [p.traineddata, p.latin]),
+    [[['vie'], true]],
+  );
+  t.assert.equal(vi.paddle, true);
+  t.assert.equal(vi.paddleAlone, false);
+  const europe = planRecognition(['en', 'de', 'fr', 'de-AT']);
+  t.assert.deepEqual(
+    europe.tesseract.map((p) => p.traineddata),
+    [['deu', 'fra', 'eng']],
+  );
+  t.assert.equal(europe.tesseract[0].language.code, 'de');
+  const arabic = planRecognition(['ar']);
+  t.assert.deepEqual(
+    arabic.tesseract.map((p) => p.traineddata),
+    [['ara']],
+  );
+  t.assert.equal(arabic.paddle, false);
+  const many = planRecognition(['ar', 'he', 'ko', 'ja', 'hi', 'de']);
+  t.assert.equal(many.tesseract.length, MAX_TESSERACT_PASSES);
+  t.assert.deepEqual(many.tesseract[0].traineddata, ['deu']);
+});
+
+let models: OcrModels;
+let deps: OcrPipelineDeps;
+let router: ReturnType<typeof createLanguageRouter>;
+
+before(async () => {
+  models = await loadModels({ threads: 1 });
+  router = createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary), { maxLoaded: 2 });
+  deps = { models, recognizer: router.recognizer, buildLayout };
+});
+after(async () => {
+  await router.close();
+  await models.release();
+});
+
+async function page(lines: string[]): Promise<Uint8Array> {
+  const text = lines.map((l, i) => `<text x="30" y="${60 + i * 60}" font-family="DejaVu Sans" font-size="30">${l}</text>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${40 + lines.length * 60}"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+}
+
+const run = (bytes: Uint8Array, languageHints: string[], mode: OcrOptions['mode'] = 'document') =>
+  runOcr(bytes, deps, { mode, languageHints });
+
+test('a German hint routes the lines through Tesseract and keeps the umlauts', async (t: TestContext) => {
+  const bytes = await page(['Zwölf Boxkämpfer jagen Viktor', 'quer über den großen Deich.']);
+  const hinted = (await run(bytes, ['de'])).result;
+  t.assert.match(hinted.text, /Zwölf Boxkämpfer jagen Viktor/);
+  t.assert.match(hinted.text, /über den großen Deich/);
+  t.assert.equal(hinted.locale, 'de');
+  const plain = (await run(bytes, [])).result;
+  t.assert.doesNotMatch(plain.text, /ö/, 'PP-OCR alone has no umlauts');
+});
+
+test('an Arabic hint reads right to left: logical order, first word boxed at the right', async (t: TestContext) => {
+  const { result } = await run(await page(['السلام عليكم يا أصدقاء']), ['ar']);
+  t.assert.match(result.text, /السلام عليكم/);
+  t.assert.equal(result.locale, 'ar');
+  const words = result.page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.words));
+  const first = words.find((w) => w.text === 'السلام');
+  const second = words.find((w) => w.text === 'عليكم');
+  t.assert.ok(first && second, JSON.stringify(words.map((w) => w.text)));
+  t.assert.ok(words.indexOf(first) < words.indexOf(second), 'logical order');
+  t.assert.ok(Math.min(...first.box.map((p) => p.x)) > Math.max(...second.box.map((p) => p.x)) - 5, 'first word right of the second');
+});

@@ -1,0 +1,212 @@
+import { cropLine, quadSize } from './crop-line.ts';
+import type { DecodedImage } from '../decode/decode-image.ts';
+import { findLanguage, type Language } from './languages.ts';
+import type { Quad } from '../ocr-types.ts';
+import type { LineReading, Recognizer, RecognizeOptions } from './recognizer.ts';
+import { fuseDiacritics } from './tesseract/fuse-diacritics.ts';
+import { mergeRowQuads } from './tesseract/merge-row-quads.ts';
+import { locateTraineddata } from './tesseract/traineddata-location.ts';
+import { createTesseractRecognizer, type TesseractRecognizer } from './tesseract/tesseract-recognizer.ts';
+import { TesseractWorkers } from './tesseract/tesseract-workers.ts';
+import { refineWordGapsOnInk } from '../words/word-gaps.ts';
+
+/** One Tesseract pass over every line: the models loaded together and the language they stand for. */
+export interface TesseractPass {
+  traineddata: string[];
+  /** The first hinted language the pass reads, reported as the line's language. */
+  language: Language;
+  /** Latin-script pass: its reading is fused with PP-OCR's (`fuseDiacritics`). */
+  latin: boolean;
+}
+
+export interface RecognitionPlan {
+  /** Run PP-OCR: a hint it covers (en, zh), no hint at all, or Latin lines to fuse with Tesseract. */
+  paddle: boolean;
+  /** PP-OCR's reading competes on its own (a PP language was hinted, or nothing was). */
+  paddleAlone: boolean;
+  tesseract: TesseractPass[];
+}
+
+/** Each Tesseract pass costs a model (~0.1–0.5 GB) and a read of every line: hints beyond these are ignored. */
+export const MAX_TESSERACT_PASSES = 3;
+
+/**
+ * Which recognizers read an image, from its language hints. No hints: PP-OCR alone, as Google
+ * auto-detects (its characters give `locale`). Hinted languages PP-OCR covers (en, zh): PP-OCR.
+ * The rest: Tesseract with the language's model; Latin-script languages share one pass
+ * (`deu+fra`, plus `eng` when English is hinted too) that is fused with PP-OCR, every other script
+ * gets its own pass. Hints whose model is not installed are ignored (validation refuses them first).
+ *
+ * @example planRecognition(['vi']) // { paddle: true, paddleAlone: false, tesseract: [{ traineddata: ['vie'], latin: true, … }] }
+ */
+export function planRecognition(hints: readonly string[]): RecognitionPlan {
+  const languages = [...new Set(hints.map(findLanguage).filter((l): l is Language => l !== undefined))];
+  const paddleLanguages = languages.filter((l) => l.recognizer === 'ppocr');
+  const tesseractLanguages = languages.filter((l) => l.recognizer === 'tesseract' && l.traineddata !== undefined);
+  const passes: TesseractPass[] = [];
+  const latin = tesseractLanguages.filter((l) => l.script === 'Latn');
+  if (latin.length > 0) {
+    const english = paddleLanguages.some((l) => l.code === 'en') && locateTraineddata('eng') !== undefined ? ['eng'] : [];
+    passes.push({ traineddata: [...new Set([...latin.map((l) => l.traineddata!), ...english])], language: latin[0], latin: true });
+  }
+  for (const l of tesseractLanguages.filter((t) => t.script !== 'Latn'))
+    passes.push({ traineddata: [l.traineddata!], language: l, latin: false });
+  const tesseract = passes.slice(0, MAX_TESSERACT_PASSES);
+  const paddleAlone = paddleLanguages.length > 0 || tesseract.length === 0;
+  return { paddle: paddleAlone || tesseract.some((p) => p.latin), paddleAlone, tesseract };
+}
+
+/** The Unicode script each catalogue script stands for, to check a reading is in the expected writing. */
+const SCRIPT_RE: Record<Language['script'], RegExp> = {
+  Latn: /\p{Script=Latin}/u,
+  Hans: /\p{Script=Han}/u,
+  Hant: /\p{Script=Han}/u,
+  Arab: /\p{Script=Arabic}/u,
+  Hebr: /\p{Script=Hebrew}/u,
+  Kore: /\p{Script=Hangul}/u,
+  Jpan: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u,
+  Deva: /\p{Script=Devanagari}/u,
+  Cyrl: /\p{Script=Cyrillic}/u,
+};
+
+/** Confidence × the share of letters written in the pass's script: a model reading a foreign script confidently still loses. */
+function scriptScore(reading: LineReading, script: Language['script']): number {
+  const letters = [...reading.text].filter((c) => /\p{L}/u.test(c));
+  if (letters.length === 0) return reading.confidence * 0.5;
+  const inScript = letters.filter((c) => SCRIPT_RE[script].test(c)).length;
+  return reading.confidence * (inScript / letters.length);
+}
+
+/** With a Latin pass planned, PP-OCR's own reading competes for Chinese only: the fused reading already holds its Latin letters. */
+function paddleScore(reading: LineReading, latinPass: boolean): number {
+  return latinPass ? scriptScore(reading, 'Hans') : Math.max(scriptScore(reading, 'Latn'), scriptScore(reading, 'Hans'));
+}
+
+/** Tesseract reads crops at their own resolution up to this height (it scales them itself). */
+const TESSERACT_CROP_MAX_HEIGHT = 128;
+
+function cropForTesseract(image: DecodedImage, quad: Quad) {
+  const size = quadSize(quad);
+  const height = Math.max(2, Math.round(Math.min(size.height, TESSERACT_CROP_MAX_HEIGHT)));
+  const width = Math.max(2, Math.round((size.width * height) / Math.max(1, size.height)));
+  return cropLine(image, quad, width, height);
+}
+
+const EMPTY: LineReading = { text: '', confidence: 0, chars: [] };
+
+/** Tesseract's model of black-letter (Fraktur) print, `@tesseract.js-data/frk`. */
+const BLACK_LETTER = 'frk';
+/** Lines of a page read by the Fraktur model to tell black letter from roman type. */
+const BLACK_LETTER_SAMPLE = 10;
+/** Sampled lines are within this share of the page's median line height. */
+const BODY_HEIGHT_TOLERANCE = 0.25;
+/** Fewer lines than this are a caption or a word, not a page to judge. */
+const BLACK_LETTER_MIN_LINES = 3;
+
+/**
+ * Whether a page of a Latin-script language is printed in black letter, from the page itself: its
+ * longest lines of body text read by the Fraktur model show long s. A Latin-script hint only makes the question
+ * worth asking (the sample costs a few Tesseract line reads); the answer comes from the print.
+ */
+async function isBlackLetter(image: DecodedImage, lines: readonly Quad[], tesseract: TesseractRecognizer): Promise<boolean> {
+  if (lines.length < BLACK_LETTER_MIN_LINES || locateTraineddata(BLACK_LETTER) === undefined) return false;
+  // Body text: lines of about the page's median height (not mastheads, rules or ornaments), the longest first.
+  const sizes = lines.map((q, i) => ({ i, size: quadSize(q) }));
+  const heights = sizes.map((s) => s.size.height).sort((a, b) => a - b);
+  const body = heights[heights.length >> 1];
+  const sample = sizes
+    .filter((s) => Math.abs(s.size.height - body) <= BODY_HEIGHT_TOLERANCE * body)
+    .sort((a, b) => b.size.width - a.size.width)
+    .slice(0, BLACK_LETTER_SAMPLE)
+    .map(({ i }) => cropForTesseract(image, lines[i]));
+  const read = await tesseract.recognizeLines(sample, [BLACK_LETTER]);
+  return read.filter((r) => r.text.includes(LONG_S)).length >= BLACK_LETTER_MIN_LINES_WITH_LONG_S;
+}
+
+/**
+ * Long s, which black-letter print sets in nearly every line and roman type hardly ever: the Fraktur
+ * model reads it where the roman ones read "f" ("Gegenſtände" / "Gegenftände"). Their confidences
+ * alone hardly differ (0.99 against 0.97 on a Fraktur newspaper), the letter does.
+ */
+const LONG_S = 'ſ';
+const BLACK_LETTER_MIN_LINES_WITH_LONG_S = 2;
+
+/** Long s is written s today (and in transcriptions): searchable text, as a reader types it. */
+function modernS(reading: LineReading): LineReading {
+  if (!reading.text.includes(LONG_S)) return reading;
+  const chars = reading.chars.map((c) => (c.text.includes(LONG_S) ? { ...c, text: c.text.replaceAll(LONG_S, 's') } : c));
+  return { ...reading, text: reading.text.replaceAll(LONG_S, 's'), chars };
+}
+
+/**
+ * The recognizer the pipeline uses: routes every line to the recognizer(s) its image's language
+ * hints call for (`planRecognition`) and keeps, per line, the reading that best fits: the fused
+ * PP + Tesseract reading for Latin-script languages, Tesseract's for other scripts, PP-OCR's for
+ * English and Chinese, and the highest script-weighted confidence when several compete.
+ *
+ * @example createRoutedRecognizer({ paddle: createPaddleRecognizer(…), tesseract: createTesseractRecognizer(workers) })
+ */
+export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: TesseractRecognizer }): Recognizer {
+  return {
+    name: 'routed',
+    groupLines(image, lines, options) {
+      const plan = planRecognition(options?.languageHints ?? []);
+      if (plan.tesseract.length === 0) return [...lines];
+      const merged = mergeRowQuads(lines, image);
+      // PP-OCR's detector finds whole Latin lines; joining them on a row would read across a page's
+      // columns (a two-column newspaper). A single row (a word crop, a scanned line) is read whole.
+      return plan.tesseract.every((p) => p.latin) && merged.length > 1 ? [...lines] : merged;
+    },
+    async readPage(image, lines, options) {
+      const latin = planRecognition(options?.languageHints ?? []).tesseract.find((p) => p.latin);
+      if (!latin || !(await isBlackLetter(image, lines, deps.tesseract))) return undefined;
+      // PP-OCR's Latin reading of black letter is the wrong one, and its detector runs lines across
+      // the narrow ruled gutters of old newspapers: Fraktur pages are read by Tesseract alone.
+      const page = await deps.tesseract.recognizePage(image, [BLACK_LETTER]);
+      return { quads: page.map((l) => l.box), readings: page.map((l) => ({ ...modernS(l.reading), language: latin.language.code })) };
+    },
+    async recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]> {
+      const plan = planRecognition(options?.languageHints ?? []);
+      if (plan.tesseract.length === 0 || lines.length === 0) return deps.paddle.recognize(image, lines, options);
+      const raw = plan.paddle ? await deps.paddle.recognize(image, lines, options) : lines.map(() => EMPTY);
+      // Fusion aligns PP-OCR's words with Tesseract's: PP's word gaps are placed from the ink first.
+      const paddle = raw.map((r) => refineWordGapsOnInk(r, r.ink));
+      const crops = lines.map((q) => cropForTesseract(image, q));
+      const passes: LineReading[][] = [];
+      for (const pass of plan.tesseract) passes.push(await deps.tesseract.recognizeLines(crops, pass.traineddata));
+      const latinPass = plan.tesseract.some((p) => p.latin);
+      return lines.map((_, i) => {
+        const candidates: Array<{ reading: LineReading; score: number }> = [];
+        if (plan.paddleAlone) candidates.push({ reading: paddle[i], score: paddleScore(paddle[i], latinPass) });
+        plan.tesseract.forEach((pass, p) => {
+          const own = passes[p][i];
+          const reading = pass.latin ? fuseDiacritics(paddle[i], own) : own;
+          candidates.push({ reading: { ...reading, language: pass.language.code }, score: scriptScore(reading, pass.language.script) });
+        });
+        // Ties go to the later, language-specific reading.
+        return candidates.reduce((best, c) => (c.score >= best.score ? c : best)).reading;
+      });
+    },
+  };
+}
+
+/**
+ * The routed recognizer with its own Tesseract workers, for one OCR worker thread: models load on
+ * first use, at most `maxLoaded` language sets stay loaded; `close()` ends the Tesseract threads.
+ *
+ * @example
+ *   const router = createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary));
+ *   await runOcr(bytes, { models, recognizer: router.recognizer, buildLayout }, options);
+ *   await router.close();
+ */
+export function createLanguageRouter(
+  paddle: Recognizer,
+  options: { maxLoaded?: number } = {},
+): { recognizer: Recognizer; close(): Promise<void> } {
+  const workers = new TesseractWorkers({ maxLoaded: options.maxLoaded ?? 3 });
+  const recognizer = createRoutedRecognizer({
+    paddle,
+    tesseract: createTesseractRecognizer(workers),
+  });
+  return { recognizer, close: () => workers.close() };
+}

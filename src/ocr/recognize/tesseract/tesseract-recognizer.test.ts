@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, test, type TestContext } from 'node:test';
+import sharp from 'sharp';
+import type { LineCrop } from '../crop-line.ts';
+import { createTesseractRecognizer } from './tesseract-recognizer.ts';
+import { TesseractWorkers } from './tesseract-workers.ts';
+
+const workers = new TesseractWorkers({ maxLoaded: 2 });
+const recognizer = createTesseractRecognizer(workers);
+after(() => workers.close());
+
+/** A line of text drawn with DejaVu (it has Latin, Vietnamese and Arabic glyphs; Pango shapes Arabic right to left). */
+async function renderLine(text: string, opts: { fg?: string; bg?: string; size?: number } = {}): Promise<LineCrop> {
+  const size = opts.size ?? 32;
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(text.length * size * 0.7) + 40}" height="${size * 2}">
+    <rect width="100%" height="100%" fill="${opts.bg ?? '#fff'}"/>
+    <text x="20" y="${size * 1.35}" font-family="DejaVu Sans" font-size="${size}" fill="${opts.fg ?? '#000'}">${escaped}</text></svg>`;
+  const { data, info } = await sharp(Buffer.from(svg))
+    .flatten({ background: opts.bg ?? '#fff' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, rgb: new Uint8Array(data) };
+}
+
+test('German, French and Spanish diacritics are read by their models', async (t: TestContext) => {
+  const cases: Array<[string, string]> = [
+    ['deu', 'Zwölf Boxkämpfer jagen über den großen Deich'],
+    ['fra', 'Voix ambiguë d’un cœur qui préfère le zéphyr'],
+    ['spa', 'El camión llegó a Córdoba en otoño'],
+  ];
+  for (const [model, text] of cases) {
+    const [line] = await recognizer.recognizeLines([await renderLine(text)], [model]);
+    t.assert.equal(line.text.replace(/[’']/g, "'"), text.replace(/[’']/g, "'"), model);
+    t.assert.ok(line.confidence > 0.8 && line.confidence <= 1);
+    const letters = line.chars.filter((c) => c.text !== ' ');
+    t.assert.ok(
+      letters.every((c, i) => c.x0 <= c.x1 && c.x0 >= 0 && c.x1 <= 1 && (i === 0 || c.x0 >= letters[i - 1].x0 - 0.01)),
+      'left to right',
+    );
+  }
+});
+
+test('light text on a dark background is read (the crop is inverted first)', async (t: TestContext) => {
+  const [line] = await recognizer.recognizeLines([await renderLine('NGUYỄN ĐỒNG', { fg: '#f4f4f4', bg: '#1b2a6b', size: 24 })], ['vie']);
+  t.assert.equal(line.text, 'NGUYỄN ĐỒNG');
+});
+
+test('Arabic comes back in logical order, with the first word at the right of the line', async (t: TestContext) => {
+  const [line] = await recognizer.recognizeLines([await renderLine('السلام عليكم')], ['ara']);
+  t.assert.equal(line.text, 'السلام عليكم');
+  const space = line.chars.findIndex((c) => c.text === ' ');
+  const first = line.chars.slice(0, space);
+  const second = line.chars.slice(space + 1);
+  t.assert.ok(Math.min(...first.map((c) => c.x0)) > Math.max(...second.map((c) => c.x1)) - 0.02, 'first word right of the second');
+  t.assert.ok(!/[\u200E\u200F]/.test(line.text), 'no bidi marks');
+});
+
+const OCR_DEV = path.resolve(import.meta.dirname, '../../../../../shared/data/ocr-dev');
+
+test('a printed Arabic book line from ocr-dev', { skip: !fs.existsSync(OCR_DEV) && 'ocr-dev is absent' }, async (t: TestContext) => {
+  const file = path.join(OCR_DEV, 'images/arabic_book_Jahiz.Hayawan_000454.png');
+  const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const [line] = await recognizer.recognizeLines([{ width: info.width, height: info.height, rgb: new Uint8Array(data) }], ['ara']);
+  t.assert.match(line.text, /والمعصوب من التيوس/);
+});
+
+test('degenerate crops give empty readings, not errors; unknown models are refused', async (t: TestContext) => {
+  const tiny: LineCrop = { width: 1, height: 1, rgb: new Uint8Array(3) };
+  const blank: LineCrop = { width: 400, height: 40, rgb: new Uint8Array(400 * 40 * 3).fill(255) };
+  const noise: LineCrop = { width: 3000, height: 8, rgb: Uint8Array.from({ length: 3000 * 8 * 3 }, (_, i) => (i * 7919) % 251) };
+  const lines = await recognizer.recognizeLines([tiny, blank, noise], ['deu']);
+  t.assert.equal(lines.length, 3);
+  t.assert.deepEqual(lines[0], { text: '', confidence: 0, chars: [] });
+  t.assert.equal(lines[1].text, '');
+  await t.assert.rejects(recognizer.recognizeLines([noise], ['xyz']), /No xyz.traineddata/);
+});
+
+test('at most maxLoaded language sets stay loaded', async (t: TestContext) => {
+  const crop = await renderLine('Hola');
+  for (const model of ['spa', 'ita', 'por']) await recognizer.recognizeLines([crop], [model]);
+  t.assert.ok(workers.loaded.length <= 2);
+  t.assert.ok(workers.loaded.includes('por'));
+});
+
+test('a language set unused for idleMs is ended, and loaded again when needed', async (t: TestContext) => {
+  const own = new TesseractWorkers({ maxLoaded: 2, idleMs: 50 });
+  t.after(() => own.close());
+  const rec = createTesseractRecognizer(own);
+  const crop = await renderLine('Hola');
+  await rec.recognizeLines([crop], ['spa']);
+  t.assert.deepEqual(own.loaded, ['spa']);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.assert.deepEqual(own.loaded, []);
+  const [line] = await rec.recognizeLines([crop], ['spa']);
+  t.assert.equal(line.text, 'Hola');
+});

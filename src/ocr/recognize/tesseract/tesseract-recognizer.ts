@@ -1,0 +1,77 @@
+import sharp from 'sharp';
+import type { LineCrop } from '../crop-line.ts';
+import type { DecodedImage } from '../../decode/decode-image.ts';
+import type { Quad } from '../../ocr-types.ts';
+import { toTesseractLineImage } from './line-image.ts';
+import { readTesseractLine, type TesseractLineText } from './tesseract-line.ts';
+import type { TesseractWorkers } from './tesseract-workers.ts';
+
+/**
+ * Reads line crops with Tesseract's LSTM models, one crop at a time in page-segmentation mode 7
+ * (a single text line: the PP detector already found the line; Tesseract's own layout analysis
+ * returned nothing on Korean crops in the default mode).
+ *
+ * @example
+ *   const rec = createTesseractRecognizer(new TesseractWorkers({ maxLoaded: 3 }));
+ *   const [line] = await rec.recognizeLines([crop], ['vie']);
+ */
+export interface TesseractRecognizer {
+  recognizeLines(crops: readonly LineCrop[], traineddata: readonly string[]): Promise<TesseractLineText[]>;
+  /** The page's lines as Tesseract's own layout analysis finds them, each with its box in image pixels. */
+  recognizePage(image: DecodedImage, traineddata: readonly string[]): Promise<Array<{ box: Quad; reading: TesseractLineText }>>;
+}
+
+export function createTesseractRecognizer(workers: TesseractWorkers): TesseractRecognizer {
+  return {
+    async recognizeLines(crops, traineddata) {
+      const lines: TesseractLineText[] = [];
+      for (const crop of crops) {
+        if (crop.width < 2 || crop.height < 2) {
+          lines.push({ text: '', confidence: 0, chars: [] });
+          continue;
+        }
+        const image = toTesseractLineImage(crop);
+        if (image.blank) {
+          lines.push({ text: '', confidence: 0, chars: [] });
+          continue;
+        }
+        const page = await workers.recognizeLine(traineddata, image.pgm);
+        lines.push(readTesseractLine(page, image, crop.width));
+      }
+      return lines;
+    },
+    async recognizePage(image, traineddata) {
+      const png = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
+        .greyscale()
+        .png()
+        .toBuffer();
+      const page = await workers.recognizePage(traineddata, new Uint8Array(png));
+      const out: Array<{ box: Quad; reading: TesseractLineText }> = [];
+      for (const block of page.blocks ?? []) {
+        for (const paragraph of block.paragraphs) {
+          for (const line of paragraph.lines) {
+            const { x0, y0, x1, y1 } = line.bbox;
+            if (x1 - x0 < 2 || y1 - y0 < 2) continue;
+            // The line on its own, its characters as fractions of its own width.
+            const reading = readTesseractLine(
+              { ...page, blocks: [{ ...block, paragraphs: [{ ...paragraph, lines: [line] }] }] },
+              { scale: 1, pad: x0 },
+              x1 - x0,
+            );
+            if (reading.text.trim() === '') continue;
+            out.push({
+              box: [
+                { x: x0, y: y0 },
+                { x: x1, y: y0 },
+                { x: x1, y: y1 },
+                { x: x0, y: y1 },
+              ],
+              reading,
+            });
+          }
+        }
+      }
+      return out;
+    },
+  };
+}

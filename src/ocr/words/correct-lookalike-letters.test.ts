@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { lineReading as reading } from '../../../test/helpers/line-reading.ts';
+import { correctLookalikeLetters, correctLookalikeWord } from './correct-lookalike-letters.ts';
+import { loadEnglishLexicon, type EnglishLexicon } from './english-lexicon.ts';
+
+let lexicon: EnglishLexicon;
+before(async () => {
+  lexicon = await loadEnglishLexicon();
+});
+
+test('worn print: a lost i-dot (l) and a faded e-bar (o) are put back when that makes one common word', () => {
+  const cases: Array<[string, string]> = [
+    ['Direct Mail Conversion Resoarch', 'Direct Mail Conversion Research'],
+    ['Intervlews dlvlded among 3 groups:', 'Interviews divided among 3 groups:'],
+    ['Length: Questionnalre 10 minutes', 'Length: Questionnaire 10 minutes'],
+    ['MARKOTING (converslon)', 'MARKETING (conversion)'],
+    ['PRICE AHOUNT GST Sunnary', 'PRICE AMOUNT GST Summary'],
+  ];
+  for (const [input, expected] of cases) assert.equal(correctLookalikeLetters(reading(input), lexicon).text, expected, input);
+});
+
+test('words, names, foreign words, short words, mixed case and codes stay as read', () => {
+  for (const word of ['research', 'Newport', 'MENTAI', 'Shiro', 'KOOL', 'Mon', 'Sep', 'Jalan', 'iPhone', 'SB01AB', 'LLLLLL', 'ooooooo']) {
+    assert.equal(correctLookalikeWord(word, lexicon), word, word);
+  }
+});
+
+test('only the swapped characters change; positions and confidences stay', () => {
+  const input = reading('Resoarch');
+  const out = correctLookalikeLetters(input, lexicon);
+  assert.equal(out.text, 'Research');
+  out.chars.forEach((c, i) => {
+    assert.equal(c.x0, input.chars[i].x0);
+    assert.equal(c.confidence, input.chars[i].confidence);
+  });
+});
+
+test('hostile input: empty, spaces, long runs of swappable letters', () => {
+  assert.equal(correctLookalikeLetters(reading(''), lexicon).text, '');
+  assert.equal(correctLookalikeLetters(reading('   '), lexicon).text, '   ');
+  const long = 'lo'.repeat(5000);
+  assert.equal(correctLookalikeWord(long, lexicon), long);
+});
