@@ -21,7 +21,8 @@ export class SharedTurn {
     for (;;) {
       const current = Atomics.compareExchange(this.cell, 0, 0, holder);
       if (current === 0 || current === holder) return;
-      const wait = Atomics.waitAsync(this.cell, 0, current);
+      // A bounded wait: a wake-up that is missed (or a holder given back without notify) costs 50 ms, not forever.
+      const wait = Atomics.waitAsync(this.cell, 0, current, 50);
       if (wait.async) await wait.value;
     }
   }
