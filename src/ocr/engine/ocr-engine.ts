@@ -60,8 +60,8 @@ export interface OcrEngineOptions {
   /** Return per-stage timings (ms) with each result. */
   profile?: boolean;
   /**
-   * Wall-clock limit per image, counted from when a worker takes it; past it the worker is stopped
-   * (and replaced) and the image answers `TIMEOUT`. The server sets it from `OCR_IMAGE_TIMEOUT_MS`.
+   * Wall-clock limit per image, counted from when a worker takes it; past it the image answers
+   * `TIMEOUT` at once and its worker is stopped (see `runInPlace`). The server sets it from `OCR_IMAGE_TIMEOUT_MS`.
    */
   imageTimeoutMs?: number;
   /** Also return each result with every text fix left out in turn (`bench:ocr --ablate`). */
