@@ -2,7 +2,7 @@ import { test, type TestContext } from 'node:test';
 import { DIALECTS } from './helpers/dialects.ts';
 import { buildTestApp } from './helpers/build-test-app.ts';
 import { createAccountsRepository } from '../src/accounts/accounts-repository.ts';
-import { createTestAccount, platformSetupRoutes, setupProject } from './helpers/common-route-tests.ts';
+import { assertOwnerSucceeds, createTestAccount, platformSetupRoutes, setupProject } from './helpers/common-route-tests.ts';
 
 for (const dialect of DIALECTS) {
   // The auth matrix and tenant isolation run over the registered routes: test/route-auth-matrix.test.ts.
@@ -12,18 +12,12 @@ for (const dialect of DIALECTS) {
     const accounts = createAccountsRepository(database.db);
     const { projectId, keyId } = await setupProject(app, owner, 'demo-project', { apis: ['ocr'], key: { displayName: 'k' } });
     const spare = await accounts.createToken('acme');
-    for (const route of platformSetupRoutes({ accountId: 'acme', projectId, keyId: keyId!, spareTokenId: spare.token.tokenId })) {
-      const ok = await app.inject({
-        method: route.method,
-        url: route.url,
-        headers: owner.headers,
-        ...(route.payload === undefined ? {} : { payload: route.payload as object }),
-      });
-      t.assert.ok(
-        ok.statusCode >= 200 && ok.statusCode < 300,
-        `${route.method} ${route.url} as owner → ${ok.statusCode} ${ok.body.slice(0, 200)}`,
-      );
-    }
+    await assertOwnerSucceeds(
+      t,
+      app,
+      owner,
+      platformSetupRoutes({ accountId: 'acme', projectId, keyId: keyId!, spareTokenId: spare.token.tokenId }),
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test';
 import { DIALECTS } from '../../test/helpers/dialects.ts';
 import { buildTestApp } from '../../test/helpers/build-test-app.ts';
-import { createTestAccount, setupProject, type SetupRoute } from '../../test/helpers/common-route-tests.ts';
+import { assertOwnerSucceeds, createTestAccount, setupProject, type SetupRoute } from '../../test/helpers/common-route-tests.ts';
 import { webClient } from '../../test/helpers/oauth-clients-fixture.ts';
 
 /** Every OAuth client route, filled in with ids owned by the fixture account; mutations last. */
@@ -33,18 +33,7 @@ for (const dialect of DIALECTS) {
     });
     const { clientId, clientSecretId } = created.json();
 
-    for (const route of oauthClientRoutes(projectId, clientId, clientSecretId)) {
-      const ok = await app.inject({
-        method: route.method,
-        url: route.url,
-        headers: owner.headers,
-        ...(route.payload === undefined ? {} : { payload: route.payload as object }),
-      });
-      t.assert.ok(
-        ok.statusCode >= 200 && ok.statusCode < 300,
-        `${route.method} ${route.url} as owner → ${ok.statusCode} ${ok.body.slice(0, 200)}`,
-      );
-    }
+    await assertOwnerSucceeds(t, app, owner, oauthClientRoutes(projectId, clientId, clientSecretId));
   });
 
   test(`[${dialect}] Idempotency-Key replays a create without the one-time secret, and never stores it`, async (t: TestContext) => {

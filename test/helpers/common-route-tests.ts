@@ -66,6 +66,27 @@ export interface SetupRoute {
   tenantScoped: boolean;
 }
 
+/** Calls each route, in order, with the owner's token and asserts a 2xx (mutations should come last). */
+export async function assertOwnerSucceeds(
+  t: TestContext,
+  app: FastifyInstance,
+  owner: TestAccount,
+  routes: readonly SetupRoute[],
+): Promise<void> {
+  for (const route of routes) {
+    const ok = await app.inject({
+      method: route.method,
+      url: route.url,
+      headers: owner.headers,
+      ...(route.payload === undefined ? {} : { payload: route.payload as object }),
+    });
+    t.assert.ok(
+      ok.statusCode >= 200 && ok.statusCode < 300,
+      `${route.method} ${route.url} as owner → ${ok.statusCode} ${ok.body.slice(0, 200)}`,
+    );
+  }
+}
+
 /** Every setup route of the platform, filled in with ids owned by the fixture account. */
 export function platformSetupRoutes(ids: { accountId: string; projectId: string; keyId: string; spareTokenId?: string }): SetupRoute[] {
   const { accountId, projectId, keyId, spareTokenId } = ids;
