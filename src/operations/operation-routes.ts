@@ -188,18 +188,20 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
   for (const prefix of VISION_PREFIXES) {
     for (const parent of operationParents) {
       const documented = prefix === '/api/vision/v1' && parent === '/projects/:project';
+      // GET and POST (`:cancel`) share the path and its options; only one path form is in the OpenAPI document.
+      const routeOptions = (summary: string) => ({
+        schema: {
+          tags: ['vision'],
+          summary,
+          security: [{ apiKey: [] }],
+          querystring: SystemParametersSchema,
+          ...(documented ? {} : { hide: true }),
+        },
+        validatorCompiler: visionValidatorCompiler,
+      });
       app.get(
         `${prefix}${parent}/operations/:id`,
-        {
-          schema: {
-            tags: ['vision'],
-            summary: 'Get a long-running operation (google.longrunning.Operations.GetOperation)',
-            security: [{ apiKey: [] }],
-            querystring: SystemParametersSchema,
-            ...(documented ? {} : { hide: true }),
-          },
-          validatorCompiler: visionValidatorCompiler,
-        },
+        routeOptions('Get a long-running operation (google.longrunning.Operations.GetOperation)'),
         async (request: FastifyRequest<{ Params: { id: string } } & Query>, reply) => {
           const projectId = request.visionCaller!.projectId;
           checkParent(request, projectId);
@@ -211,16 +213,7 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
 
       app.post(
         `${prefix}${parent}/operations/:id`,
-        {
-          schema: {
-            tags: ['vision'],
-            summary: 'Cancel a long-running operation (`…/operations/{id}:cancel`)',
-            security: [{ apiKey: [] }],
-            querystring: SystemParametersSchema,
-            ...(documented ? {} : { hide: true }),
-          },
-          validatorCompiler: visionValidatorCompiler,
-        },
+        routeOptions('Cancel a long-running operation (`…/operations/{id}:cancel`)'),
         async (request: FastifyRequest<{ Params: { id: string } } & Query>, reply) => {
           const projectId = request.visionCaller!.projectId;
           checkParent(request, projectId);
