@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { sharedPath } from './helpers/shared-dir.ts';
 import { test, type TestContext } from 'node:test';
 import sharp from 'sharp';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildTestApp } from './helpers/build-test-app.ts';
-import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
+import { findChromium, launchChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
 import { createAccountsRepository } from '../src/accounts/accounts-repository.ts';
 import { createOcrEngine } from '../src/ocr/engine/ocr-engine.ts';
 import { makePdf, multiPageTiff } from './helpers/document-fixtures.ts';
@@ -50,22 +50,6 @@ async function startConsole(t: TestContext): Promise<{ base: string; token: stri
   const { secret: token } = await createAccountsRepository(database.db).createAccount('acme');
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, token };
-}
-
-async function launch(t: TestContext): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  t.after(() => browser.close());
-  return browser;
 }
 
 /** Every page error, console error and CSP violation of a page, to assert none happened. */
@@ -133,7 +117,7 @@ test('console: sign in, project, OCR, key shown once, playground, usage, revoke,
 }, async (t: TestContext) => {
   const { base, token } = await startConsole(t);
   const sample = await sampleImage();
-  const browser = await launch(t);
+  const browser = await launchChromium(t, CHROMIUM);
 
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
@@ -325,7 +309,7 @@ test('console at phone width: sign in, no gap under the header, navigate with th
   timeout: 240_000,
 }, async (t: TestContext) => {
   const { base, token } = await startConsole(t);
-  const browser = await launch(t);
+  const browser = await launchChromium(t, CHROMIUM);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
@@ -387,7 +371,7 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
       { kind: 'scan', lines: ['Evening Lantern'], size: [792, 612] },
     ]),
   );
-  const browser = await launch(t);
+  const browser = await launchChromium(t, CHROMIUM);
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   page.setDefaultTimeout(30_000);
   const problems = watch(page);

@@ -1,5 +1,4 @@
 import { test, type TestContext } from 'node:test';
-import { chromium } from 'playwright-core';
 import { cerCount } from '../bench/ocr/char-error-rate.ts';
 import { normalizeForCer } from '../bench/ocr/normalize-text.ts';
 import { loadEnglishLexicon } from '../src/ocr/words/english-lexicon.ts';
@@ -7,7 +6,7 @@ import { buildLayout } from '../src/ocr/layout/build-layout.ts';
 import { loadModels } from '../src/ocr/models/models.ts';
 import { runOcr } from '../src/ocr/ocr-pipeline.ts';
 import { createPaddleRecognizer } from '../src/ocr/recognize/recognize-text.ts';
-import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
+import { findChromium, launchChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
 
 const CHROMIUM = findChromium();
 
@@ -21,18 +20,7 @@ const SENTENCES = [
 
 /** A page of justified text in `columns` columns `gapEm` apart (Liberation Serif, 300-dpi sizes), rendered by Chromium. */
 async function renderColumns(t: TestContext, columns: number, gapEm: number, text: string): Promise<Uint8Array> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  t.after(() => browser.close());
+  const browser = await launchChromium(t, CHROMIUM);
   const page = await browser.newPage({ viewport: { width: 2400, height: 1200 } });
   const style = `width:2200px;margin:100px;column-count:${columns};column-gap:${gapEm}em;font:38px/1.2 'Liberation Serif';text-align:justify;hyphens:none`;
   await page.setContent(`<body style="margin:0;background:#fff"><div id="t" style="${style}">${text}</div></body>`);

@@ -1,10 +1,9 @@
 import { test, type TestContext } from 'node:test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import { buildTestApp } from './helpers/build-test-app.ts';
 import { createTestAccount, setupProject } from './helpers/common-route-tests.ts';
-import { findChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
+import { findChromium, launchChromium, skipWithoutChromium } from './helpers/find-chromium.ts';
 
 /**
  * Issue 16, item 12: the Vision routes speak CORS as Google's endpoint does, so a web page on another
@@ -47,8 +46,7 @@ test('a page on another origin calls images:annotate with a referrer-restricted 
   // `localhost` vs 127.0.0.1: another origin (and another site) than the page.
   const api = `http://localhost:${(app.server.address() as AddressInfo).port}`;
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-  t.after(() => browser.close());
+  const browser = await launchChromium(t, CHROMIUM);
   const page = await browser.newPage();
   await page.goto(pageOrigin);
   const call = (url: string, init: { method: string; headers?: Record<string, string>; body?: string }) =>

@@ -14,7 +14,7 @@ import { createDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createAccountsRepository } from '../../src/accounts/accounts-repository.ts';
 import { bombPdf, encryptedPdf, hugePagePdf, manyPagesPdf, textImage } from '../../test/helpers/document-fixtures.ts';
-import { api, projectKey } from '../load/bench-store.ts';
+import { projectKey } from '../load/bench-store.ts';
 
 const PAGES = 20;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -31,7 +31,6 @@ const app = await buildApp({
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 const key = await projectKey(base, token, 'bench', false);
-const projectId = (await api(base, token, 'GET', '/api/accounts/bench/projects')).projects[0].projectId as string;
 await app.ocr.ready();
 
 const post = async (url: string, body: unknown) => {
