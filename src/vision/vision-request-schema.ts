@@ -97,6 +97,9 @@ export const FeatureSchema = message(
   }),
 );
 
+/** The `features` field of every annotate request message (image, file, async file): at most 32. */
+export const FeaturesField = Type.Optional(Type.Array(FeatureSchema, { maxItems: 32 }));
+
 const ProductSearchParams = message(
   'google.cloud.vision.v1.ProductSearchParams',
   Type.Object({
@@ -139,7 +142,7 @@ export const AnnotateImageRequestSchema = message(
   'google.cloud.vision.v1.AnnotateImageRequest',
   Type.Object({
     image: Type.Optional(ImageSchema),
-    features: Type.Optional(Type.Array(FeatureSchema, { maxItems: 32 })),
+    features: FeaturesField,
     imageContext: Type.Optional(ImageContextSchema),
   }),
 );

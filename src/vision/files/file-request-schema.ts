@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AnnotateImageRequestSchema, Bytes, FeatureSchema, ImageContextSchema, int32, message } from '../vision-request-schema.ts';
+import { AnnotateImageRequestSchema, Bytes, FeaturesField, ImageContextSchema, int32, message } from '../vision-request-schema.ts';
 import { MAX_SYNC_PAGES } from './file-pages.ts';
 
 /**
@@ -47,7 +47,7 @@ export const AnnotateFileRequestSchema = message(
   'google.cloud.vision.v1.AnnotateFileRequest',
   Type.Object({
     inputConfig: Type.Optional(InputConfigSchema),
-    features: Type.Optional(Type.Array(FeatureSchema, { maxItems: 32 })),
+    features: FeaturesField,
     imageContext: Type.Optional(ImageContextSchema),
     pages: Type.Optional(
       Type.Array(int32(), { maxItems: MAX_SYNC_PAGES, description: '1-based; -1 is the last page; at most 5; empty = the first 5.' }),
@@ -74,7 +74,7 @@ export const AsyncAnnotateFileRequestSchema = message(
   'google.cloud.vision.v1.AsyncAnnotateFileRequest',
   Type.Object({
     inputConfig: Type.Optional(InputConfigSchema),
-    features: Type.Optional(Type.Array(FeatureSchema, { maxItems: 32 })),
+    features: FeaturesField,
     imageContext: Type.Optional(ImageContextSchema),
     outputConfig: Type.Optional(OutputConfigSchema),
   }),
