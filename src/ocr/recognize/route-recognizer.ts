@@ -103,6 +103,12 @@ const BODY_HEIGHT_TOLERANCE = 0.25;
 /** Fewer lines than this are a caption or a word, not a page to judge. */
 const BLACK_LETTER_MIN_LINES = 3;
 
+/** The height of the page's body text: the median line's (not mastheads, rules or ornaments). */
+function bodyLineHeight(lines: readonly Quad[]): number {
+  const heights = lines.map((q) => quadSize(q).height).sort((a, b) => a - b);
+  return heights[heights.length >> 1];
+}
+
 /**
  * Whether a page of a Latin-script language is printed in black letter, from the page itself: its
  * longest lines of body text read by the Fraktur model show long s. A Latin-script hint only makes the question
@@ -110,11 +116,9 @@ const BLACK_LETTER_MIN_LINES = 3;
  */
 async function isBlackLetter(image: DecodedImage, lines: readonly Quad[], tesseract: TesseractRecognizer): Promise<boolean> {
   if (lines.length < BLACK_LETTER_MIN_LINES || locateTraineddata(BLACK_LETTER) === undefined) return false;
-  // Body text: lines of about the page's median height (not mastheads, rules or ornaments), the longest first.
-  const sizes = lines.map((q, i) => ({ i, size: quadSize(q) }));
-  const heights = sizes.map((s) => s.size.height).sort((a, b) => a - b);
-  const body = heights[heights.length >> 1];
-  const sample = sizes
+  const body = bodyLineHeight(lines);
+  const sample = lines
+    .map((q, i) => ({ i, size: quadSize(q) }))
     .filter((s) => Math.abs(s.size.height - body) <= BODY_HEIGHT_TOLERANCE * body)
     .sort((a, b) => b.size.width - a.size.width)
     .slice(0, BLACK_LETTER_SAMPLE)
@@ -122,6 +126,13 @@ async function isBlackLetter(image: DecodedImage, lines: readonly Quad[], tesser
   const read = await tesseract.recognizeLines(sample, [BLACK_LETTER]);
   return read.filter((r) => r.text.includes(LONG_S)).length >= BLACK_LETTER_MIN_LINES_WITH_LONG_S;
 }
+
+/**
+ * The height (px) PP-OCR's boxes of body text have on the page Tesseract reads: its layout analysis
+ * costs per pixel, while its line reader scales every line to its own fixed height, so a page of
+ * large print is read as fast and as well shrunk (Fraktur pages: 1 − CER 87.6 / 81.4 → 93.0 / 85.0 on tune / check, −25 % time).
+ */
+const PAGE_BODY_HEIGHT = 18;
 
 /**
  * Long s, which black-letter print sets in nearly every line and roman type hardly ever: the Fraktur
@@ -162,7 +173,7 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
       if (!latin || !(await isBlackLetter(image, lines, deps.tesseract))) return undefined;
       // PP-OCR's Latin reading of black letter is the wrong one, and its detector runs lines across
       // the narrow ruled gutters of old newspapers: Fraktur pages are read by Tesseract alone.
-      const page = await deps.tesseract.recognizePage(image, [BLACK_LETTER]);
+      const page = await deps.tesseract.recognizePage(image, [BLACK_LETTER], PAGE_BODY_HEIGHT / bodyLineHeight(lines));
       return { quads: page.map((l) => l.box), readings: page.map((l) => ({ ...modernS(l.reading), language: latin.language.code })) };
     },
     async recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]> {

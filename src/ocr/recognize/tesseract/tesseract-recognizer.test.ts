@@ -67,6 +67,24 @@ test('a printed Arabic book line from ocr-dev', { skip: !fs.existsSync(OCR_DEV) 
   t.assert.match(line.text, /والمعصوب من التيوس/);
 });
 
+test("a page read shrunk reports its lines in the image's own pixels", async (t: TestContext) => {
+  const lines = ['Zwölf Boxkämpfer jagen über den Deich', 'Voix ambiguë d’un cœur qui préfère'];
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="400"><rect width="100%" height="100%" fill="#fff"/>
+    ${lines.map((l, i) => `<text x="100" y="${150 + i * 120}" font-family="DejaVu Sans" font-size="56">${l}</text>`).join('')}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const image = { width: info.width, height: info.height, rgb: new Uint8Array(data), format: 'png' as const, scale: 1 };
+  const [full, half] = await Promise.all([recognizer.recognizePage(image, ['deu']), recognizer.recognizePage(image, ['deu'], 0.5)]);
+  t.assert.equal(half.length, 2);
+  t.assert.equal(half[0].reading.text, full[0].reading.text);
+  half.forEach((line, i) => {
+    const [a, b] = [line.box[0], full[i].box[0]];
+    t.assert.ok(Math.abs(a.x - b.x) <= 6 && Math.abs(a.y - b.y) <= 6, `line ${i} at ${a.x},${a.y}, full size ${b.x},${b.y}`);
+    t.assert.ok(Math.abs(line.box[2].x - full[i].box[2].x) <= 6);
+    const letters = line.reading.chars.filter((c) => c.text !== ' ');
+    t.assert.ok(letters[0].x0 < 0.05 && letters.at(-1)!.x1 > 0.95, 'characters span the line');
+  });
+});
+
 test('degenerate crops give empty readings, not errors; unknown models are refused', async (t: TestContext) => {
   const tiny: LineCrop = { width: 1, height: 1, rgb: new Uint8Array(3) };
   const blank: LineCrop = { width: 400, height: 40, rgb: new Uint8Array(400 * 40 * 3).fill(255) };

@@ -17,8 +17,16 @@ import type { TesseractWorkers } from './tesseract-workers.ts';
  */
 export interface TesseractRecognizer {
   recognizeLines(crops: readonly LineCrop[], traineddata: readonly string[]): Promise<TesseractLineText[]>;
-  /** The page's lines as Tesseract's own layout analysis finds them, each with its box in image pixels. */
-  recognizePage(image: DecodedImage, traineddata: readonly string[]): Promise<Array<{ box: Quad; reading: TesseractLineText }>>;
+  /**
+   * The page's lines as Tesseract's own layout analysis finds them, each with its box in image pixels.
+   * `scale` (≤ 1) shrinks the page first: the layout analysis costs per pixel, the line reader
+   * normalises every line to its own height anyway.
+   */
+  recognizePage(
+    image: DecodedImage,
+    traineddata: readonly string[],
+    scale?: number,
+  ): Promise<Array<{ box: Quad; reading: TesseractLineText }>>;
 }
 
 export function createTesseractRecognizer(workers: TesseractWorkers): TesseractRecognizer {
@@ -40,23 +48,26 @@ export function createTesseractRecognizer(workers: TesseractWorkers): TesseractR
       }
       return lines;
     },
-    async recognizePage(image, traineddata) {
+    async recognizePage(image, traineddata, scale = 1) {
+      const width = Math.max(1, Math.round(image.width * Math.min(1, scale)));
       const png = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
         .greyscale()
+        .resize(width)
         .png()
         .toBuffer();
       const page = await workers.recognizePage(traineddata, new Uint8Array(png));
+      const k = image.width / width;
       const out: Array<{ box: Quad; reading: TesseractLineText }> = [];
       for (const block of page.blocks ?? []) {
         for (const paragraph of block.paragraphs) {
           for (const line of paragraph.lines) {
-            const { x0, y0, x1, y1 } = line.bbox;
+            const [x0, y0, x1, y1] = [line.bbox.x0 * k, line.bbox.y0 * k, line.bbox.x1 * k, line.bbox.y1 * k];
             if (x1 - x0 < 2 || y1 - y0 < 2) continue;
             // The line on its own, its characters as fractions of its own width.
             const reading = readTesseractLine(
               { ...page, blocks: [{ ...block, paragraphs: [{ ...paragraph, lines: [line] }] }] },
-              { scale: 1, pad: x0 },
-              x1 - x0,
+              { scale: 1, pad: line.bbox.x0 },
+              line.bbox.x1 - line.bbox.x0,
             );
             if (reading.text.trim() === '') continue;
             out.push({
