@@ -2,6 +2,7 @@ import { orientLines } from './recognize/classify-direction.ts';
 import { decodeImage, type DecodedImage } from './decode/decode-image.ts';
 import { detectText, type TextBox } from './detect/detect-text.ts';
 import { dropDoubtfulWords } from './words/drop-doubtful-words.ts';
+import { settleFlips } from './recognize/settle-flips.ts';
 import type { EnglishLexicon } from './words/english-lexicon.ts';
 import { findLanguage } from './recognize/languages.ts';
 import type { OcrModels } from './models/models.ts';
@@ -113,6 +114,9 @@ export async function runOcr(
   const whole = await deps.recognizer.readPage?.(image, oriented.quads, options);
   let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, oriented.quads, options) ?? oriented.quads;
   let readings = whole?.readings ?? (await deps.recognizer.recognize(image, quads, options));
+  // Lines regrouped by the recognizer (Tesseract rows) no longer match the classifier's indices.
+  if (!whole && quads.length === oriented.quads.length && quads.every((q, i) => q === oriented.quads[i]))
+    ({ quads, readings } = await settleFlips(quads, readings, oriented.flipped, (q) => deps.recognizer.recognize(image, q, options)));
   if (quads.length === 0 && Math.max(image.width, image.height) <= WHOLE_IMAGE_MAX_SIDE) {
     quads = [wholeImage(image)];
     readings = await deps.recognizer.recognize(image, quads, options);

@@ -59,6 +59,8 @@ export interface OrientedLines {
   quads: Quad[];
   /** How many lines went through the classifier (for profiling). */
   classified: number;
+  /** Indices of the lines the classifier turned by 180° (`settleFlips` checks them against the recognizer). */
+  flipped: number[];
 }
 
 /**
@@ -100,5 +102,6 @@ export async function orientLines(image: DecodedImage, quads: readonly Quad[], m
   return {
     quads: turned.map((t, i) => (flip.get(i) ? rotateQuad(t.quad, 2) : t.quad)),
     classified,
+    flipped: turned.flatMap((_, i) => (flip.get(i) ? [i] : [])),
   };
 }
