@@ -47,16 +47,23 @@ function squareToQuad(q: Quad): { a: number; b: number; c: number; d: number; e:
 }
 
 /**
- * Warps the quad to an upright `outWidth × outHeight` RGB crop (bilinear, with supersampling when
- * shrinking so thin strokes are averaged rather than skipped). Corner 0 lands top-left, corner 1
+ * Warps the quad to an upright `outWidth × outHeight` RGB crop (cubic when enlarging; bilinear, with
+ * supersampling when shrinking so thin strokes are averaged rather than skipped). Corner 0 lands top-left, corner 1
  * top-right: to read a line rotated by 90° or 180°, pass the quad with its corners shifted.
  */
+/** OpenCV's `INTER_CUBIC` coefficient. */
+const CUBIC_A = -0.75;
+
 export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outHeight: number): LineCrop {
   const { a, b, c, d, e, f, g, h } = squareToQuad(quad);
   const { width: srcW, height: srcH } = quadSize(quad);
   const ssX = Math.max(1, Math.min(4, Math.round(srcW / outWidth)));
   const ssY = Math.max(1, Math.min(4, Math.round(srcH / outHeight)));
   const samples = ssX * ssY;
+  // Enlarged crops (small print) are interpolated with a cubic, as OpenCV's INTER_CUBIC: strokes and the
+  // gaps between words stay sharper than bilinear's (ocr-dev forms 77.0 / 80.9 → 78.1 / 83.2, scenes
+  // 59.0 / 49.2 → 59.5 / 52.3 on tune / check; receipts 88.6 / 91.3 → 88.2 / 91.1; same time).
+  const cubic = samples === 1 && srcH < outHeight;
   const { width: iw, height: ih, rgb: src } = image;
   const out = new Uint8Array(outWidth * outHeight * 3);
   // The hot loop of recognition's pre-processing: plain numbers only (no tuple per sample).
@@ -73,6 +80,36 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
           // Pixel centres are at integer + 0.5; clamp to the border (OpenCV's BORDER_REPLICATE).
           const x = Math.min(iw - 1, Math.max(0, (a * u + b * v + c) / w - 0.5));
           const y = Math.min(ih - 1, Math.max(0, (d * u + e * v + f) / w - 0.5));
+          if (cubic) {
+            const x0 = Math.floor(x),
+              y0 = Math.floor(y);
+            const tx = x - x0,
+              ty = y - y0;
+            // Keys' cubic weights for the taps at −1, 0, 1, 2 (they sum to 1).
+            const ux = 1 - tx,
+              uy = 1 - ty;
+            const wx0 = ((CUBIC_A * (tx + 1) - 5 * CUBIC_A) * (tx + 1) + 8 * CUBIC_A) * (tx + 1) - 4 * CUBIC_A;
+            const wx1 = ((CUBIC_A + 2) * tx - (CUBIC_A + 3)) * tx * tx + 1;
+            const wx2 = ((CUBIC_A + 2) * ux - (CUBIC_A + 3)) * ux * ux + 1;
+            const wx3 = 1 - wx0 - wx1 - wx2;
+            const wy0 = ((CUBIC_A * (ty + 1) - 5 * CUBIC_A) * (ty + 1) + 8 * CUBIC_A) * (ty + 1) - 4 * CUBIC_A;
+            const wy1 = ((CUBIC_A + 2) * ty - (CUBIC_A + 3)) * ty * ty + 1;
+            const wy2 = ((CUBIC_A + 2) * uy - (CUBIC_A + 3)) * uy * uy + 1;
+            const wy3 = 1 - wy0 - wy1 - wy2;
+            const xm = (x0 > 0 ? x0 - 1 : 0) * 3,
+              xa = x0 * 3,
+              xb = (x0 + 1 < iw ? x0 + 1 : iw - 1) * 3,
+              xc = (x0 + 2 < iw ? x0 + 2 : iw - 1) * 3;
+            for (let m = 0; m < 4; m++) {
+              const yy = y0 - 1 + m;
+              const row = (yy < 0 ? 0 : yy >= ih ? ih - 1 : yy) * iw * 3;
+              const wy = m === 0 ? wy0 : m === 1 ? wy1 : m === 2 ? wy2 : wy3;
+              r += wy * (wx0 * src[row + xm] + wx1 * src[row + xa] + wx2 * src[row + xb] + wx3 * src[row + xc]);
+              gr += wy * (wx0 * src[row + xm + 1] + wx1 * src[row + xa + 1] + wx2 * src[row + xb + 1] + wx3 * src[row + xc + 1]);
+              bl += wy * (wx0 * src[row + xm + 2] + wx1 * src[row + xa + 2] + wx2 * src[row + xb + 2] + wx3 * src[row + xc + 2]);
+            }
+            continue;
+          }
           const x0 = Math.floor(x),
             y0 = Math.floor(y);
           const x1 = Math.min(iw - 1, x0 + 1),
@@ -95,6 +132,12 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
         }
       }
       const o = (j * outWidth + i) * 3;
+      if (cubic) {
+        // A cubic overshoots at edges; a Uint8Array would wrap, not clamp.
+        r = r < 0 ? 0 : r > 255 ? 255 : r;
+        gr = gr < 0 ? 0 : gr > 255 ? 255 : gr;
+        bl = bl < 0 ? 0 : bl > 255 ? 255 : bl;
+      }
       out[o] = Math.round(r / samples);
       out[o + 1] = Math.round(gr / samples);
       out[o + 2] = Math.round(bl / samples);
