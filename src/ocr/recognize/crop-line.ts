@@ -46,14 +46,14 @@ function squareToQuad(q: Quad): { a: number; b: number; c: number; d: number; e:
   };
 }
 
+/** OpenCV's `INTER_CUBIC` coefficient. */
+const CUBIC_A = -0.75;
+
 /**
  * Warps the quad to an upright `outWidth × outHeight` RGB crop (cubic when enlarging; bilinear, with
  * supersampling when shrinking so thin strokes are averaged rather than skipped). Corner 0 lands top-left, corner 1
  * top-right: to read a line rotated by 90° or 180°, pass the quad with its corners shifted.
  */
-/** OpenCV's `INTER_CUBIC` coefficient. */
-const CUBIC_A = -0.75;
-
 export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outHeight: number): LineCrop {
   const { a, b, c, d, e, f, g, h } = squareToQuad(quad);
   const { width: srcW, height: srcH } = quadSize(quad);
