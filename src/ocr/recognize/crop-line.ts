@@ -134,9 +134,9 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
       const o = (j * outWidth + i) * 3;
       if (cubic) {
         // A cubic overshoots at edges; a Uint8Array would wrap, not clamp.
-        r = r < 0 ? 0 : r > 255 ? 255 : r;
-        gr = gr < 0 ? 0 : gr > 255 ? 255 : gr;
-        bl = bl < 0 ? 0 : bl > 255 ? 255 : bl;
+        r = Math.min(255, Math.max(0, r));
+        gr = Math.min(255, Math.max(0, gr));
+        bl = Math.min(255, Math.max(0, bl));
       }
       out[o] = Math.round(r / samples);
       out[o + 1] = Math.round(gr / samples);
