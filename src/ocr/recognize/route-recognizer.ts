@@ -103,10 +103,10 @@ const BODY_HEIGHT_TOLERANCE = 0.25;
 /** Fewer lines than this are a caption or a word, not a page to judge. */
 const BLACK_LETTER_MIN_LINES = 3;
 
-/** The height of the page's body text: the median line's (not mastheads, rules or ornaments). */
+/** The height of the page's body text: the median line's (not mastheads, rules or ornaments); 0 without lines. */
 function bodyLineHeight(lines: readonly Quad[]): number {
   const heights = lines.map((q) => quadSize(q).height).sort((a, b) => a - b);
-  return heights[heights.length >> 1];
+  return heights[heights.length >> 1] ?? 0;
 }
 
 /**
@@ -114,9 +114,8 @@ function bodyLineHeight(lines: readonly Quad[]): number {
  * longest lines of body text read by the Fraktur model show long s. A Latin-script hint only makes the question
  * worth asking (the sample costs a few Tesseract line reads); the answer comes from the print.
  */
-async function isBlackLetter(image: DecodedImage, lines: readonly Quad[], tesseract: TesseractRecognizer): Promise<boolean> {
+async function isBlackLetter(image: DecodedImage, lines: readonly Quad[], body: number, tesseract: TesseractRecognizer): Promise<boolean> {
   if (lines.length < BLACK_LETTER_MIN_LINES || locateTraineddata(BLACK_LETTER) === undefined) return false;
-  const body = bodyLineHeight(lines);
   const sample = lines
     .map((q, i) => ({ i, size: quadSize(q) }))
     .filter((s) => Math.abs(s.size.height - body) <= BODY_HEIGHT_TOLERANCE * body)
@@ -170,10 +169,12 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
     },
     async readPage(image, lines, options) {
       const latin = planRecognition(options?.languageHints ?? []).tesseract.find((p) => p.latin);
-      if (!latin || !(await isBlackLetter(image, lines, deps.tesseract))) return undefined;
+      if (!latin) return undefined;
+      const body = bodyLineHeight(lines);
+      if (!(await isBlackLetter(image, lines, body, deps.tesseract))) return undefined;
       // PP-OCR's Latin reading of black letter is the wrong one, and its detector runs lines across
       // the narrow ruled gutters of old newspapers: Fraktur pages are read by Tesseract alone.
-      const page = await deps.tesseract.recognizePage(image, [BLACK_LETTER], PAGE_BODY_HEIGHT / bodyLineHeight(lines));
+      const page = await deps.tesseract.recognizePage(image, [BLACK_LETTER], PAGE_BODY_HEIGHT / body);
       return { quads: page.map((l) => l.box), readings: page.map((l) => ({ ...modernS(l.reading), language: latin.language.code })) };
     },
     async recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]> {
