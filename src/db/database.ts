@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
+import { OwnSchemaPostgresDialect } from './own-schema-postgres-dialect.ts';
 import type { Database } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -37,7 +38,7 @@ export function createDatabase(databaseUrl: string, options: DatabaseOptions = {
     // pool listener attached: without this the process crashes. The failure still reaches the
     // caller as a rejected query (→ 503 UNAVAILABLE), and the pool reconnects when the server returns.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
   const file = databaseUrl.replace(/^sqlite:\/\//, '');
