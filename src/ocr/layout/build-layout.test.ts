@@ -123,6 +123,47 @@ test('a river of wide word spaces down a few rows of one column does not make it
   );
 });
 
+test('a page header beside the columns reads before them and the page number after; a column heading stays in its column', () => {
+  // A logo on the left, a header block set well inside the right column, and a page number in the corner:
+  // they share the gutter with the columns but start where no column line does.
+  const lines = [line('LOGO', 100, 40, 300, 50), line('Research note', 1300, 40, 400), line('January 28, 2014', 1300, 80, 400)];
+  for (let k = 0; k < 8; k++) {
+    const y = 200 + k * 40;
+    lines.push(line(`left ${k} of the column text`, 100, y, 800));
+    // The right column opens with a heading centred on it.
+    lines.push(k === 0 ? line('A CENTRED HEADING', 1200, y, 400) : line(`right ${k} of the column text`, 1000, y, 800));
+  }
+  lines.push(line('Page 3', 1700, 600, 100));
+  const got = buildLayout(lines.reverse(), PAGE).text.split('\n');
+  assert.deepEqual(got.slice(0, 2), ['LOGO Research note', 'January 28, 2014']);
+  assert.deepEqual(
+    got.slice(2, 10),
+    Array.from({ length: 8 }, (_, k) => `left ${k} of the column text`),
+  );
+  assert.deepEqual(got.slice(10, 18), ['A CENTRED HEADING', ...Array.from({ length: 7 }, (_, k) => `right ${k + 1} of the column text`)]);
+  assert.equal(got[18], 'Page 3');
+});
+
+test('a wide empty strip across the page ends the columns: a title box above them reads first, row by row', () => {
+  // A title box (a headline on the left, a rating on the right) over a two-column body, 3 line heights apart.
+  const lines = [
+    line('A HEADLINE ON THE LEFT', 100, 40, 700, 40),
+    line('KL', 1000, 40, 60, 40),
+    line('with its subtitle under it', 100, 100, 700),
+    line('Neutral', 1000, 100, 200),
+  ];
+  for (let k = 0; k < 8; k++) {
+    lines.push(line(`left ${k} of the column text`, 100, 230 + k * 40, 800));
+    lines.push(line(`right ${k} of the column text`, 1000, 230 + k * 40, 800));
+  }
+  const got = buildLayout(lines.reverse(), PAGE).text.split('\n');
+  assert.deepEqual(got.slice(0, 2), ['A HEADLINE ON THE LEFT KL', 'with its subtitle under it Neutral']);
+  assert.deepEqual(
+    got.slice(2, 10),
+    Array.from({ length: 8 }, (_, k) => `left ${k} of the column text`),
+  );
+});
+
 test('a picture caption across the gutter floats after the columns instead of breaking them', () => {
   const lines: RecognizedLine[] = [];
   for (let k = 0; k < 12; k++) {

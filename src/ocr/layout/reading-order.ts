@@ -22,16 +22,25 @@ const SHORT_COLUMN = 6;
 const START_TOLERANCE = 0.35;
 /** A line crossing a gutter may float (a caption) when narrower than this share of the region. */
 const MAX_FLOAT = 0.25;
+/** A column's first line may be indented this far from its edge; a header beside the column starts further in. */
+const MAX_INDENT = 3;
+/** Columns continue across empty strips up to this high; a wider one spanning the page ends them. */
+const MAX_BAND_GAP = 2;
+/** A heading centred on a column sits this close to its centre; a header beside the column need not. */
+const MAX_CENTRING = 0.25;
 
 /**
  * Reading order of text lines as visual rows: a recursive XY-cut over line boxes. A region is cut
  * into horizontal bands at empty rows of its y-projection; an empty vertical strip with text on both
- * sides in some band is followed up and down through the bands that leave it empty (short lines
- * crossing it, such as a picture caption, float after the columns), and the region is split there
- * into columns read one after the other only when both sides hold several rows of long text — a
- * magazine page, not a receipt whose labels and prices leave a gap too — and, for a short strip, the
- * rows on its right start flush (not a river of wide word spaces). Items may be pieces of lines
- * (`split-at-gaps.ts`), so a gutter the detector bridged is an empty strip too. What remains is grouped into rows by
+ * sides in some band is followed up and down through the bands that leave it empty and lie no
+ * further apart than a paragraph break (short lines crossing it, such as a picture caption, float
+ * after the columns), and the region is split there into columns read one after the other only when
+ * both sides hold several rows of long text — a magazine page, not a receipt whose labels and prices
+ * leave a gap too — and, for a short strip, the rows on its right start flush (not a river of wide
+ * word spaces). Rows at either end of the columns whose right part neither starts at the right
+ * column's edge nor is centred on it (a page header set to the right, a page number in the corner)
+ * are read as rows before or after them. Items may be pieces of lines (`split-at-gaps.ts`), so a
+ * gutter the detector bridged is an empty strip too. What remains is grouped into rows by
  * vertical overlap (> 50%) and read left to right, so a receipt's "label … price" stays one row and
  * scattered scene words read top-to-bottom, left-to-right. Returns rows of item indices. The work
  * spent on column tests is budgeted (O(n) overall), so pathological pages fall back to rows.
@@ -52,6 +61,10 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
   const [x0, x1] = extentX(items, idx);
   const free = bands.map((b) => freeIntervals(items, b, x0, x1, unit));
   const failed: Array<{ s: number; e: number; gap: Interval }> = [];
+  // Columns run on through paragraph breaks, not across a wide empty strip spanning the page.
+  const top = bands.map((b) => b.reduce((y, k) => Math.min(y, items[k].box.y0), Infinity));
+  const bottom = bands.map((b) => b.reduce((y, k) => Math.max(y, items[k].box.y1), -Infinity));
+  const near = (above: number, below: number) => top[below] - bottom[above] <= MAX_BAND_GAP * unit;
   // Every empty strip with text on both sides of it in some band is a candidate gutter: follow it up
   // and down through the bands that leave it empty, and split there if both sides are columns.
   for (let i = 0; i < bands.length && budget.left > 0; i++) {
@@ -63,16 +76,18 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
       const floats: number[] = [];
       let s = i;
       let e = i;
-      // biome-ignore lint/suspicious/noAssignInExpressions: extend the run while the previous band joins it.
-      for (let step: Step | undefined; s > 0 && (step = extend(items, bands[s - 1], free[s - 1], common, region)); s--) {
-        common = step.common;
-        floats.push(...step.floats);
-      }
-      // biome-ignore lint/suspicious/noAssignInExpressions: extend the run while the next band joins it.
-      for (let step: Step | undefined; e + 1 < bands.length && (step = extend(items, bands[e + 1], free[e + 1], common, region)); e++) {
-        common = step.common;
-        floats.push(...step.floats);
-      }
+      // The run grows while the band next to it joins the gutter.
+      const joins = (from: number, to: number) => {
+        if (!near(Math.min(from, to), Math.max(from, to))) return false;
+        const step = extend(items, bands[to], free[to], common, region);
+        if (step) {
+          common = step.common;
+          floats.push(...step.floats);
+        }
+        return step !== undefined;
+      };
+      while (s > 0 && joins(s, s - 1)) s--;
+      while (e + 1 < bands.length && joins(e, e + 1)) e++;
       budget.left -= e - s + 1;
       const floating = new Set(floats);
       const body = bands
@@ -80,13 +95,15 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
         .flat()
         .filter((k) => !floating.has(k));
       // Captions cross a gutter in a few rows; a strip that most rows cross is no gutter.
-      const split = floats.length <= Math.max(2, (e - s + 1) / 3) ? columnSplit(items, body, unit, common, e - s + 1, budget) : undefined;
-      if (split) {
+      const cut = floats.length <= Math.max(2, (e - s + 1) / 3) ? columnCut(items, body, unit, common, e - s + 1, budget) : undefined;
+      if (cut) {
         const out: number[][] = [];
         append(out, orderRegion(items, bands.slice(0, s).flat(), unit, budget));
-        append(out, orderRegion(items, split[0], unit, budget));
-        append(out, orderRegion(items, split[1], unit, budget));
+        append(out, cut.head);
+        append(out, orderRegion(items, cut.left, unit, budget));
+        append(out, orderRegion(items, cut.right, unit, budget));
         append(out, orderRegion(items, floats, unit, budget));
+        append(out, cut.tail);
         append(out, orderRegion(items, bands.slice(e + 1).flat(), unit, budget));
         return out;
       }
@@ -183,37 +200,87 @@ function intersect(a: Interval[], b: Interval[], unit: number): Interval[] {
   return out;
 }
 
-/** The widest gutter whose two sides both look like text columns, as [left, right] item indices. */
-function columnSplit(
+interface ColumnCut {
+  /** Rows read before and after the columns: the page's header and footer beside them. */
+  head: number[][];
+  tail: number[][];
+  left: number[];
+  right: number[];
+}
+
+/**
+ * The widest gutter whose two sides both look like text columns. A page's header and footer rows
+ * share the gutter but are no part of the columns: rows at the run's ends whose right part starts
+ * well inside the right column are set aside, to be read as rows before and after the columns.
+ */
+function columnCut(
   items: readonly OrderItem[],
   idx: number[],
   unit: number,
   gaps: Interval[],
   bands: number,
   budget: { left: number },
+): ColumnCut | undefined {
+  const rows = rowsOf(items, idx);
+  for (const g of [...gaps].sort((p, q) => q.b - q.a - (p.b - p.a))) {
+    const column = columnBeyond(items, idx, g, unit);
+    const meets = (row: number[]) => meetsColumn(items, row, column, unit);
+    let top = 0;
+    let bottom = rows.length;
+    while (top < bottom && !meets(rows[top])) top++;
+    while (bottom > top && !meets(rows[bottom - 1])) bottom--;
+    const split = columnSplit(items, rows.slice(top, bottom).flat(), unit, g, bands, budget);
+    if (split) return { head: rows.slice(0, top), tail: rows.slice(bottom), left: split[0], right: split[1] };
+  }
+  return undefined;
+}
+
+/** The column right of a gutter: from the gutter to the furthest end of the lines starting at it. */
+function columnBeyond(items: readonly OrderItem[], idx: number[], g: Interval, unit: number): Interval {
+  let b = g.b;
+  for (const i of idx) if (atColumnStart(items[i].box.x0, g.b, unit)) b = Math.max(b, items[i].box.x1);
+  return { a: g.b, b };
+}
+
+/** Starts at a column's edge, give or take a paragraph indent. */
+function atColumnStart(x0: number, edge: number, unit: number): boolean {
+  return x0 >= edge - 1e-6 && x0 - edge <= MAX_INDENT * unit;
+}
+
+/**
+ * Whether a row's text right of the gutter belongs to the column there: it starts at the column's
+ * edge, or it is centred on the column (a heading). A page header set to the right ("Analyst: …", a
+ * date under a logo) or a page number in the corner shares the gutter with the columns but does
+ * neither. A row with nothing right of the gutter is a left column's line.
+ */
+function meetsColumn(items: readonly OrderItem[], row: number[], column: Interval, unit: number): boolean {
+  const right = row.filter((i) => items[i].box.x0 >= column.a - 1e-6);
+  if (right.length === 0) return true;
+  const [x0, x1] = extentX(items, right);
+  return atColumnStart(x0, column.a, unit) || Math.abs(x0 + x1 - column.a - column.b) / 2 <= MAX_CENTRING * unit;
+}
+
+/** The two sides of a gutter, as [left, right] item indices, when both look like text columns. */
+function columnSplit(
+  items: readonly OrderItem[],
+  idx: number[],
+  unit: number,
+  g: Interval,
+  bands: number,
+  budget: { left: number },
 ): [number[], number[]] | undefined {
   // Bounds the work on pathological pages (huge tables of short cells) to O(n) tests overall.
-  budget.left -= idx.length * gaps.length;
+  budget.left -= idx.length;
   if (budget.left < 0) return undefined;
-  let best: [number[], number[]] | undefined;
-  let bestWidth = 0;
-  for (const g of gaps) {
-    const mid = (g.a + g.b) / 2;
-    const left = idx.filter((i) => items[i].box.x1 <= mid);
-    const right = idx.filter((i) => items[i].box.x1 > mid);
-    if (left.some((i) => items[i].box.x1 > g.a + 1e-6) || right.some((i) => items[i].box.x0 < g.b - 1e-6)) continue;
-    // Each side as rows (a row's pieces, a line cut at wide word spaces, together), by their x extents.
-    const rowsLeft = rowExtents(items, left);
-    if (!looksLikeColumn(rowsLeft, unit)) continue;
-    const rowsRight = rowExtents(items, right);
-    if (!looksLikeColumn(rowsRight, unit) || !startsFlush(rowsRight, unit, bands)) continue;
-    if (looksLikeTable(items, left, right)) continue;
-    if (g.b - g.a > bestWidth) {
-      bestWidth = g.b - g.a;
-      best = [left, right];
-    }
-  }
-  return best;
+  const mid = (g.a + g.b) / 2;
+  const left = idx.filter((i) => items[i].box.x1 <= mid);
+  const right = idx.filter((i) => items[i].box.x1 > mid);
+  if (left.some((i) => items[i].box.x1 > g.a + 1e-6) || right.some((i) => items[i].box.x0 < g.b - 1e-6)) return undefined;
+  // Each side as rows (a row's pieces, a line cut at wide word spaces, together), by their x extents.
+  if (!looksLikeColumn(rowExtents(items, left), unit)) return undefined;
+  const rowsRight = rowExtents(items, right);
+  if (!looksLikeColumn(rowsRight, unit) || !startsFlush(rowsRight, unit, bands)) return undefined;
+  return looksLikeTable(items, left, right) ? undefined : [left, right];
 }
 
 function rowExtents(items: readonly OrderItem[], idx: number[]): Array<[number, number]> {
