@@ -1,7 +1,7 @@
 import { orientLines } from './recognize/classify-direction.ts';
 import { decodeImage, type DecodedImage } from './decode/decode-image.ts';
 import { detectText, type TextBox } from './detect/detect-text.ts';
-import { dropDoubtfulWords } from './words/drop-doubtful-words.ts';
+import { dropDoubtfulWordsOfPhoto } from './words/drop-doubtful-words.ts';
 import { settleFlips } from './recognize/settle-flips.ts';
 import type { EnglishLexicon } from './words/english-lexicon.ts';
 import { findLanguage } from './recognize/languages.ts';
@@ -68,15 +68,17 @@ function toOriginalPixels(quads: readonly Quad[], scale: number): readonly Quad[
  * textures and fragments; on a page (mostly paper: `paper-share.ts`) they are faint print and stay.
  */
 function toLines(quads: readonly Quad[], readings: readonly LineReading[], options: OcrOptions, scene: boolean): RecognizedLine[] {
-  return quads.flatMap((box, i) => {
+  const read = quads.flatMap((box, i) => {
     const r = readings[i];
     if (r.text.trim() === '' || r.confidence < MIN_LINE_CONFIDENCE) return [];
     const language = r.language ?? guessLanguage(r.text, options.languageHints);
     const line = { box, text: r.text, confidence: r.confidence, chars: r.chars, ...(language ? { language } : {}) };
     // Photos (TEXT mode) read by PP-OCR: doubtful words are mostly textures and fragments.
-    if (!scene || r.language !== undefined) return [line];
-    return dropDoubtfulWords(line) ?? [];
+    return [{ line, photo: scene && r.language === undefined }];
   });
+  const checked = dropDoubtfulWordsOfPhoto(read.filter((r) => r.photo).map((r) => r.line));
+  let k = 0;
+  return read.flatMap((r) => (r.photo ? (checked[k++] ?? []) : [r.line]));
 }
 
 /**

@@ -118,6 +118,8 @@ async function detectorInput(image: DecodedImage, plan: DetectionPlan): Promise<
 export interface DetectOptions {
   sizing?: DetectionSizing;
   db?: DbParams;
+  /** Look once more, enlarged, when nothing is found (default); the warm-up's blank page has no use for it. */
+  secondLook?: boolean;
 }
 
 /**
@@ -129,6 +131,24 @@ export interface DetectOptions {
 export async function detectText(image: DecodedImage, detector: OnnxModel, options: DetectOptions = {}): Promise<TextBox[]> {
   const sizing = options.sizing ?? DEFAULT_SIZING;
   const full = planDetection(image.width, image.height, sizing);
+  const fullScale = full.width / image.width;
+  const found = await detectSized(image, detector, options, sizing, full);
+  if (found.length > 0 || options.secondLook === false) return found;
+  // Nothing found: thin or outlined letters (a neon sign) can vanish at the planned size. Look once
+  // more with the image enlarged as far as `maxSide` allows (at most 2×); found text costs nothing.
+  const larger = Math.min(2 * fullScale, sizing.maxSide / Math.max(image.width, image.height));
+  return larger >= fullScale * sizing.minUpscale
+    ? detectAt(image, planAtScale(image.width, image.height, larger), detector, options)
+    : found;
+}
+
+async function detectSized(
+  image: DecodedImage,
+  detector: OnnxModel,
+  options: DetectOptions,
+  sizing: DetectionSizing,
+  full: DetectionPlan,
+): Promise<TextBox[]> {
   const fullScale = full.width / image.width;
   const probeScale = sizing.probeSide / Math.max(image.width, image.height);
   if (full.tensorWidth * full.tensorHeight <= sizing.probeAbovePixels || full.pad > 0 || probeScale >= fullScale * 0.8) {

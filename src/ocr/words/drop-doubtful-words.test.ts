@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dropDoubtfulWords } from './drop-doubtful-words.ts';
+import { dropDoubtfulWords, dropDoubtfulWordsOfPhoto } from './drop-doubtful-words.ts';
 import type { RecognizedLine } from '../recognize/recognized-line.ts';
 
 function line(text: string, confidences: number[]): RecognizedLine {
@@ -47,4 +47,13 @@ test('nothing left gives undefined; hostile confidences and empty chars do not t
     Array.from({ length: 9999 }, (_, i) => (i % 4 === 0 ? 0.1 : 1)),
   );
   assert.equal(dropDoubtfulWords(long)!.text.replace(/ /g, '').length, 2500);
+});
+
+test('a photo keeps its confident words; a photo whose every word is doubtful keeps its best line', () => {
+  const sign = line('SALE', [0.9, 0.9, 0.9, 0.9]);
+  const texture = line('xq', [0.2, 0.3]);
+  assert.deepEqual(dropDoubtfulWordsOfPhoto([texture, sign]), [undefined, sign]);
+  const blurredPlate = line('AB 123', [0.8, 0.8, 0.8, 0.7, 0.8, 0.8]);
+  assert.deepEqual(dropDoubtfulWordsOfPhoto([texture, blurredPlate]), [undefined, blurredPlate]);
+  assert.deepEqual(dropDoubtfulWordsOfPhoto([]), []);
 });

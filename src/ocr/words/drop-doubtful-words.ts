@@ -41,3 +41,21 @@ export function dropDoubtfulWords(line: RecognizedLine, minConfidence = MIN_SCEN
   const confidence = kept.reduce((s, c) => s + (Number.isFinite(c.confidence) ? c.confidence : 0), 0) / kept.length;
   return { ...line, text: kept.map((c) => c.text).join(''), chars: kept, confidence };
 }
+
+/**
+ * A photo's lines without their doubtful words (undefined where nothing is left), one per line given,
+ * except that a photo whose every word is doubtful keeps its most confident line whole: that is a
+ * hard-to-read sign or plate, not a texture, and Google returns its text. On ocr-dev a blurred plate
+ * came back empty before; no kind's score moved on either split.
+ *
+ * @example const kept = dropDoubtfulWordsOfPhoto(lines).flatMap((l) => l ?? []);
+ */
+export function dropDoubtfulWordsOfPhoto(
+  lines: readonly RecognizedLine[],
+  minConfidence = MIN_SCENE_WORD_CONFIDENCE,
+): Array<RecognizedLine | undefined> {
+  const kept = lines.map((line) => dropDoubtfulWords(line, minConfidence));
+  if (lines.length === 0 || kept.some((line) => line !== undefined)) return kept;
+  const best = lines.reduce((a, b) => (b.confidence > a.confidence ? b : a));
+  return lines.map((line) => (line === best ? line : undefined));
+}
