@@ -149,3 +149,12 @@ test('real recognizer: words of proportional, condensed and letter-spaced monosp
     assert.equal(reading.text, text, `${font}: ${reading.text}`);
   }
 });
+
+test('numbers hold together: no word gap before a separator, a wide one only after a point', async () => {
+  // A tabular "1" leaves most of its cell blank: modelled by a whole blank cell before the separator.
+  // After a point, one blank cell is a loose price ("29. 70"); two are a numbered item ("1.  2012").
+  const text = 'EPS 1 .35 2 ,382 1, 2 29. 70 1.  2012';
+  const img = await render(text, 'DejaVu Sans Mono', 720);
+  const out = refineWordGaps(monoReading(text, [...'EPS1.352,3821,229.701.2012'], img.width), asCrop(img));
+  assert.equal(out.text, 'EPS 1.35 2,382 1, 2 29.70 1. 2012');
+});

@@ -47,7 +47,8 @@ const isSpace = (t: string) => t.trim() === '';
  * text heights; letter gaps of a line form one group and word gaps are clearly wider (≥ `minGap` and
  * ≥ the line's median letter gap + `overMedian`, more next to narrow glyphs whose cell is mostly
  * blank in monospace print). A space is inserted at such a gap and a recognizer space is dropped
- * where no blank of at least `keepShare` of that size separates its neighbours. Next to CJK
+ * where no blank of at least `keepShare` of that size separates its neighbours; none goes before the
+ * separator of a number ("1.35"), and one after its point must be twice as wide. Next to CJK
  * characters nothing changes. Word edges move to the ink: a word's first character starts where
  * its ink starts and its last ends where its ink ends, so word boxes fit the text (CTC peaks sit
  * inside glyphs and their midpoints cut words short).
@@ -83,6 +84,29 @@ interface Placed {
 
 /** Below this share of letter pairs with a blank column between them, the profile is not seeing letters. */
 const MIN_SEPARATED_SHARE = 0.3;
+
+const DIGIT = /^\p{Nd}$/u;
+const SEPARATOR = /^[.,]$/u;
+
+/** After a point between digits, a word gap must be this many times as wide: "29. 70" is one price, "1. 2012-0029" a numbered item. */
+const AFTER_DECIMAL_POINT = 2;
+
+type Glyphs = ReadonlyArray<{ c: RecognizedChar }>;
+const textAt = (glyphs: Glyphs, k: number) => glyphs[k]?.c.text ?? '';
+
+/**
+ * Whether glyph `j` is a decimal or thousands separator between two digits ("1.35", "1,382"): no word
+ * gap goes before it. Tabular figures set a narrow "1" in a full-width cell, so the blank after it
+ * looks like a word gap, but no word starts with the separator of a number.
+ */
+function separatesNumber(glyphs: Glyphs, j: number): boolean {
+  return DIGIT.test(textAt(glyphs, j - 1)) && SEPARATOR.test(textAt(glyphs, j)) && DIGIT.test(textAt(glyphs, j + 1));
+}
+
+/** Whether glyph `j` is a digit right after a point that follows a digit ("29.|70"). */
+function afterDecimalPoint(glyphs: Glyphs, j: number): boolean {
+  return DIGIT.test(textAt(glyphs, j - 2)) && textAt(glyphs, j - 1) === '.' && DIGIT.test(textAt(glyphs, j));
+}
 
 /** Undefined when the ink profile cannot tell letters apart (outlined text on a busy photo): the recognizer's spaces stand. */
 function segment(
@@ -122,8 +146,11 @@ function segment(
       const a = glyphs[j - 1];
       const pair = pairs[j - 1];
       const cjk = CJK.test(a.c.text) || CJK.test(b.c.text);
-      const need = threshold + (NARROW.test(a.c.text) || NARROW.test(b.c.text) ? params.narrowExtra : 0);
-      const space = cjk ? followsSpace.has(j) : followsSpace.has(j) ? pair.width >= need * params.keepShare : pair.width >= need;
+      const narrow = NARROW.test(a.c.text) || NARROW.test(b.c.text);
+      const need = (threshold + (narrow ? params.narrowExtra : 0)) * (afterDecimalPoint(glyphs, j) ? AFTER_DECIMAL_POINT : 1);
+      const space =
+        !separatesNumber(glyphs, j) &&
+        (cjk ? followsSpace.has(j) : followsSpace.has(j) ? pair.width >= need * params.keepShare : pair.width >= need);
       if (space) {
         const at = pair.gap ? (pair.gap.start + pair.gap.end) / 2 / width : (a.c.x1 + b.c.x0) / 2;
         out.push({ char: { text: ' ', x0: at, x1: at, confidence: Math.min(a.c.confidence, b.c.confidence) }, peak: NaN, gap: pair.gap });
