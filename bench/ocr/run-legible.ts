@@ -17,8 +17,8 @@ export function hintsOf(r: OcrDevRecord): string[] {
 }
 
 /**
- * Legible's engine with the server's defaults (config: 2 workers × 1 ORT thread), as many images
- * in flight as workers. Peak RSS is this process's (workers are threads in it), sampled every 20 ms.
+ * Legible's engine configured as the server would be from this environment (by default 2 workers × 1
+ * ORT thread; `OCR_WORKERS` and `OCR_THREADS` change it), as many images in flight as workers. Peak RSS is this process's (workers are threads in it), sampled every 20 ms.
  */
 export async function runLegible(
   records: ReadonlyArray<OcrDevRecord & { file: string }>,
@@ -26,7 +26,7 @@ export async function runLegible(
   ablate = false,
   mode?: OcrMode,
 ): Promise<EngineRun> {
-  const { ocr } = loadConfig({});
+  const { ocr } = loadConfig(process.env);
   const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile, ablate });
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => {
