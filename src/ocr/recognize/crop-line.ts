@@ -48,6 +48,18 @@ function squareToQuad(q: Quad): { a: number; b: number; c: number; d: number; e:
 
 /** OpenCV's `INTER_CUBIC` coefficient. */
 const CUBIC_A = -0.75;
+/** Scratch for the cubic's weights along x and y: the hot loop allocates nothing. */
+const WX = new Float64Array(4);
+const WY = new Float64Array(4);
+
+/** Keys' cubic weights for the taps at −1, 0, 1, 2 around a sample `t` ∈ [0, 1) past tap 0 (they sum to 1). */
+function cubicWeights(t: number, out: Float64Array): void {
+  const u = 1 - t;
+  out[0] = ((CUBIC_A * (t + 1) - 5 * CUBIC_A) * (t + 1) + 8 * CUBIC_A) * (t + 1) - 4 * CUBIC_A;
+  out[1] = ((CUBIC_A + 2) * t - (CUBIC_A + 3)) * t * t + 1;
+  out[2] = ((CUBIC_A + 2) * u - (CUBIC_A + 3)) * u * u + 1;
+  out[3] = 1 - out[0] - out[1] - out[2];
+}
 
 /**
  * Warps the quad to an upright `outWidth × outHeight` RGB crop (cubic when enlarging; bilinear, with
@@ -83,19 +95,12 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
           if (cubic) {
             const x0 = Math.floor(x),
               y0 = Math.floor(y);
-            const tx = x - x0,
-              ty = y - y0;
-            // Keys' cubic weights for the taps at −1, 0, 1, 2 (they sum to 1).
-            const ux = 1 - tx,
-              uy = 1 - ty;
-            const wx0 = ((CUBIC_A * (tx + 1) - 5 * CUBIC_A) * (tx + 1) + 8 * CUBIC_A) * (tx + 1) - 4 * CUBIC_A;
-            const wx1 = ((CUBIC_A + 2) * tx - (CUBIC_A + 3)) * tx * tx + 1;
-            const wx2 = ((CUBIC_A + 2) * ux - (CUBIC_A + 3)) * ux * ux + 1;
-            const wx3 = 1 - wx0 - wx1 - wx2;
-            const wy0 = ((CUBIC_A * (ty + 1) - 5 * CUBIC_A) * (ty + 1) + 8 * CUBIC_A) * (ty + 1) - 4 * CUBIC_A;
-            const wy1 = ((CUBIC_A + 2) * ty - (CUBIC_A + 3)) * ty * ty + 1;
-            const wy2 = ((CUBIC_A + 2) * uy - (CUBIC_A + 3)) * uy * uy + 1;
-            const wy3 = 1 - wy0 - wy1 - wy2;
+            cubicWeights(x - x0, WX);
+            cubicWeights(y - y0, WY);
+            const wx0 = WX[0],
+              wx1 = WX[1],
+              wx2 = WX[2],
+              wx3 = WX[3];
             const xm = (x0 > 0 ? x0 - 1 : 0) * 3,
               xa = x0 * 3,
               xb = (x0 + 1 < iw ? x0 + 1 : iw - 1) * 3,
@@ -103,7 +108,7 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
             for (let m = 0; m < 4; m++) {
               const yy = y0 - 1 + m;
               const row = (yy < 0 ? 0 : yy >= ih ? ih - 1 : yy) * iw * 3;
-              const wy = m === 0 ? wy0 : m === 1 ? wy1 : m === 2 ? wy2 : wy3;
+              const wy = WY[m];
               r += wy * (wx0 * src[row + xm] + wx1 * src[row + xa] + wx2 * src[row + xb] + wx3 * src[row + xc]);
               gr += wy * (wx0 * src[row + xm + 1] + wx1 * src[row + xa + 1] + wx2 * src[row + xb + 1] + wx3 * src[row + xc + 1]);
               bl += wy * (wx0 * src[row + xm + 2] + wx1 * src[row + xa + 2] + wx2 * src[row + xb + 2] + wx3 * src[row + xc + 2]);
