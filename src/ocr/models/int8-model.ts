@@ -16,15 +16,20 @@ export interface Int8Calibration {
   int8Sha256?: string;
   calibration: string;
   ranges: ActivationRanges;
+  /** Convs (by output tensor) left in float. */
+  float?: string[];
 }
 
 const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
 
-/** The recognizer (already rewritten by `rewriteModel`) with its convs in int8; undefined when the graph cannot be moved to opset 10. */
-export function buildInt8Model(rewritten: Uint8Array, ranges: ActivationRanges): Uint8Array | undefined {
+/**
+ * The recognizer (already rewritten by `rewriteModel`) with its convs, except `float`, and their
+ * hard-swishes in int8; undefined when the graph cannot be moved to opset 10.
+ */
+export function buildInt8Model(rewritten: Uint8Array, ranges: ActivationRanges, float: readonly string[] = []): Uint8Array | undefined {
   const graph = readGraph(rewritten);
   if (!graph || !upgradeToOpset10(graph)) return undefined;
-  return quantizeConvNodes(graph, ranges) > 0 ? graph.encode() : undefined;
+  return quantizeConvNodes(graph, ranges, new Set(float)) > 0 ? graph.encode() : undefined;
 }
 
 export async function readInt8Calibration(): Promise<Int8Calibration> {
@@ -48,7 +53,7 @@ export async function int8Recognizer(source: Uint8Array, rewrite: () => Uint8Arr
     );
     if (cached && sha256(cached) === cal.int8Sha256) return cached;
   }
-  const built = buildInt8Model(rewrite(), cal.ranges);
+  const built = buildInt8Model(rewrite(), cal.ranges, cal.float);
   if (!built || sha256(built) !== cal.int8Sha256) return undefined;
   if (file) {
     // Written under a unique name, then renamed: a reader never sees half a file, and two workers may race.

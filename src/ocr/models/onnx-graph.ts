@@ -264,6 +264,13 @@ export function hasAttribute(node: GraphNode, name: string): boolean {
   return attribute(node, name) !== undefined;
 }
 
+/** A FLOAT attribute (`f` = 2, fixed 32-bit); `undefined` when absent. */
+export function floatAttributeValue(node: GraphNode, name: string): number | undefined {
+  const a = attribute(node, name);
+  const f = a?.fields.find((x) => x.no === 2 && x.wire === 5);
+  return a && f ? new DataView(a.buf.buffer, a.buf.byteOffset + f.dataStart, 4).getFloat32(0, true) : undefined;
+}
+
 /** AttributeProto { name = 1, f = 2, type = 20 (FLOAT = 1) }. */
 export function floatAttribute(name: string, value: number): Uint8Array {
   const f = new Uint8Array(5);

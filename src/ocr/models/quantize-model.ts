@@ -1,6 +1,7 @@
 import {
   constantValue,
   domainField,
+  floatAttributeValue,
   intAttribute,
   intsAttribute,
   intsAttributeBytes,
@@ -56,8 +57,9 @@ export function uint8Params(min: number, max: number): { scale: number; zeroPoin
 
 /**
  * Rewrites every Conv with a constant weight whose input and output have a range in `ranges` into
- * the QDQ form (per-output-channel symmetric int8 weights, int32 bias, uint8 activations). Returns
- * how many convs were quantized. `skip` names convs (by output tensor) to leave in float.
+ * the QDQ form (per-output-channel symmetric int8 weights, int32 bias, uint8 activations), and the
+ * hard-swishes between them (`quantizeHardSwish`). Returns how many convs were quantized. `skip`
+ * names convs (by output tensor) to leave in float.
  */
 export function quantizeConvNodes(graph: OnnxGraph, ranges: ActivationRanges, skip: ReadonlySet<string> = new Set()): number {
   const producer = new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
@@ -84,6 +86,8 @@ export function quantizeConvNodes(graph: OnnxGraph, ranges: ActivationRanges, sk
     return scale;
   };
 
+  /** A quantized conv's output → its channel count. */
+  const channels = new Map<string, number>();
   const todo = quantizableConvs(graph).filter(({ conv, output }) => !skip.has(output) && ranges[conv.inputs[0]] && ranges[output]);
   const rewritten = new Set<string>();
   for (const { conv, output } of todo) {
@@ -149,13 +153,75 @@ export function quantizeConvNodes(graph: OnnxGraph, ranges: ActivationRanges, sk
     qdq(raw, output, ranges[output]);
     rewritten.add(output);
     dequantized.set(output, output);
+    channels.set(output, cout);
   }
+  quantizeHardSwish(graph, added, rewritten, channels, scales, qdq);
   if (todo.length > 0) {
     // Constants first (topological order): the Q/DQ nodes are placed right after their input's producer by sorting.
     graph.nodes = topologicalOrder([...added, ...graph.nodes]);
     graph.importOpset(MS, 1);
   }
   return todo.length;
+}
+
+/**
+ * A hard-swish `x · HardSigmoid(x)` whose `x` is an int8 conv's output and whose result only feeds
+ * QuantizeLinear nodes (the next convs' inputs) is moved into the int8 path too. Left in float,
+ * each one costs a DequantizeLinear, a HardSigmoid, a Mul and a QuantizeLinear over the whole
+ * activation: as much time as the int8 convs themselves. Here the HardSigmoid becomes a depthwise
+ * 1×1 conv (weight α, bias β) whose uint8 output at scale 1/255 saturates at 0 and 1, which is the
+ * HardSigmoid's clip, and the Mul sits between Q/DQ pairs: onnxruntime runs them as `QLinearConv`
+ * and `QLinearMul`. Returns how many were moved.
+ */
+function quantizeHardSwish(
+  graph: OnnxGraph,
+  added: GraphNode[],
+  rewritten: ReadonlySet<string>,
+  channels: ReadonlyMap<string, number>,
+  scales: ReadonlyMap<string, number>,
+  qdq: (tensor: string, target: string, range: readonly [number, number]) => number,
+): number {
+  const all = [...graph.nodes, ...added];
+  const consumers = new Map<string, GraphNode[]>();
+  for (const node of all) node.inputs.forEach((i) => consumers.set(i, [...(consumers.get(i) ?? []), node]));
+  let moved = 0;
+  for (const hs of graph.nodes) {
+    if (hs.op !== 'HardSigmoid') continue;
+    const x = hs.inputs[0];
+    const h = hs.outputs[0];
+    const cout = channels.get(x);
+    const xScale = scales.get(x);
+    const [mul, ...others] = consumers.get(h) ?? [];
+    if (!rewritten.has(x) || cout === undefined || xScale === undefined || others.length > 0 || mul?.op !== 'Mul') continue;
+    if (!mul.inputs.includes(x) || graph.outputs.has(h) || graph.outputs.has(mul.outputs[0])) continue;
+    const readers = consumers.get(mul.outputs[0]) ?? [];
+    if (readers.length === 0 || readers.some((r) => r.op !== 'QuantizeLinear')) continue;
+    const alpha = floatAttributeValue(hs, 'alpha') ?? 0.2;
+    const beta = floatAttributeValue(hs, 'beta') ?? 0.5;
+    if (!(alpha > 0)) continue;
+    const name = `${h}__hs`;
+    const wScale = alpha / 127;
+    const w = typedConstantNode(`${name}_w`, [cout, 1, 1, 1], new Int8Array(cout).fill(127));
+    const wS = typedConstantNode(`${name}_ws`, [cout], new Float32Array(cout).fill(wScale));
+    const wZ = typedConstantNode(`${name}_wz`, [cout], new Int8Array(cout));
+    const b = typedConstantNode(`${name}_b`, [cout], new Int32Array(cout).fill(Math.round(beta / (xScale * wScale))));
+    const bS = typedConstantNode(`${name}_bs`, [cout], new Float32Array(cout).fill(xScale * wScale));
+    const bZ = typedConstantNode(`${name}_bz`, [cout], new Int32Array(cout));
+    const dq = (value: GraphNode, scale: GraphNode, zero: GraphNode, out: string): GraphNode => ({
+      inputs: [value.outputs[0], scale.outputs[0], zero.outputs[0]],
+      outputs: [out],
+      op: 'DequantizeLinear',
+      rest: [domainField(MS), intsAttributeBytes('axis', 0)],
+    });
+    added.push(w, wS, wZ, b, bS, bZ, dq(w, wS, wZ, `${name}_wdq`), dq(b, bS, bZ, `${name}_bdq`));
+    hs.op = 'Conv';
+    hs.inputs = [x, `${name}_wdq`, `${name}_bdq`];
+    hs.outputs = [`${h}__float`];
+    hs.rest = [intsAttributeBytes('group', cout), intsAttributeBytes('kernel_shape', [1, 1])];
+    qdq(`${h}__float`, h, [0, 1]);
+    moved++;
+  }
+  return moved;
 }
 
 /** Nodes in an order where every input is produced before it is read (graph inputs have no producer). */
