@@ -31,6 +31,11 @@ const EnvSchema = Type.Object({
   OCR_WORKERS: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   /** onnxruntime intra-op threads per worker. */
   OCR_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
+  /**
+   * `int8`: documents are read by the int8 recognizer, ~12 % less time for ocr-dev, 0.3–0.6 points
+   * less on receipts and forms and ~0.1–0.2 GB more per node (docs/decisions.md). `fp32`: the default.
+   */
+  OCR_RECOGNIZER_PRECISION: Type.Union([Type.Literal('fp32'), Type.Literal('int8')], { default: 'fp32' }),
   /** Images waiting for a worker before new ones are refused as overloaded. */
   OCR_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100000, default: 64 }),
   /** Wall-clock limit per image once a worker takes it; past it the worker is replaced and the entry answers DEADLINE_EXCEEDED. */
@@ -117,6 +122,7 @@ export interface Config {
   readonly ocr: {
     readonly workers: number;
     readonly threads: number;
+    readonly recognizerPrecision: 'fp32' | 'int8';
     readonly queueMax: number;
     readonly imageTimeoutMs: number;
     readonly warm: boolean;
@@ -217,6 +223,7 @@ export function loadConfig(env: Env): Config {
     ocr: Object.freeze({
       workers: e.OCR_WORKERS,
       threads: e.OCR_THREADS,
+      recognizerPrecision: e.OCR_RECOGNIZER_PRECISION,
       queueMax: e.OCR_QUEUE_MAX,
       imageTimeoutMs: e.OCR_IMAGE_TIMEOUT_MS,
       warm: e.OCR_WARM,

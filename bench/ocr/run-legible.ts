@@ -27,7 +27,14 @@ export async function runLegible(
   mode?: OcrMode,
 ): Promise<EngineRun> {
   const { ocr } = loadConfig(process.env);
-  const engine = createOcrEngine({ workers: ocr.workers, threads: ocr.threads, queueMax: ocr.queueMax, profile, ablate });
+  const engine = createOcrEngine({
+    workers: ocr.workers,
+    threads: ocr.threads,
+    recognizerPrecision: ocr.recognizerPrecision,
+    queueMax: ocr.queueMax,
+    profile,
+    ablate,
+  });
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);

@@ -113,15 +113,18 @@ export async function runOcr(
     deps.models.classifier,
   );
   lap('classify');
-  const whole = await deps.recognizer.readPage?.(image, oriented.quads, options);
-  let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, oriented.quads, options) ?? oriented.quads;
-  let readings = whole?.readings ?? (await deps.recognizer.recognize(image, quads, options));
+  const recognizeOptions = { ...options, photo: scene };
+  const whole = await deps.recognizer.readPage?.(image, oriented.quads, recognizeOptions);
+  let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, oriented.quads, recognizeOptions) ?? oriented.quads;
+  let readings = whole?.readings ?? (await deps.recognizer.recognize(image, quads, recognizeOptions));
   // Lines regrouped by the recognizer (Tesseract rows) no longer match the classifier's indices.
   if (!whole && quads.length === oriented.quads.length && quads.every((q, i) => q === oriented.quads[i]))
-    ({ quads, readings } = await settleFlips(quads, readings, oriented.flipped, (q) => deps.recognizer.recognize(image, q, options)));
+    ({ quads, readings } = await settleFlips(quads, readings, oriented.flipped, (q) =>
+      deps.recognizer.recognize(image, q, recognizeOptions),
+    ));
   if (quads.length === 0 && Math.max(image.width, image.height) <= WHOLE_IMAGE_MAX_SIDE) {
     quads = [wholeImage(image)];
-    readings = await deps.recognizer.recognize(image, quads, options);
+    readings = await deps.recognizer.recognize(image, quads, recognizeOptions);
   }
   lap('recognize');
   const context = textFixContext(options, deps.lexicon);

@@ -55,6 +55,8 @@ export interface OcrEngineOptions {
   workers: number;
   /** onnxruntime intra-op threads per worker. */
   threads: number;
+  /** `OCR_RECOGNIZER_PRECISION` (`LoadModelsOptions.recognizerPrecision`); default fp32. */
+  recognizerPrecision?: 'fp32' | 'int8';
   /** Images allowed to wait for a worker; beyond it `run` answers `OVERLOADED`. */
   queueMax: number;
   /** Return per-stage timings (ms) with each result. */
@@ -106,7 +108,12 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   const largeTurn = new SharedTurn();
   let lastTaskId = 0;
   const nextTaskId = () => (lastTaskId = (lastTaskId % 0x7fffffff) + 1);
-  const workerData: OcrWorkerData = { threads: opts.threads, modelCacheDir: opts.modelCacheDir, largeTurn: largeTurn.buffer };
+  const workerData: OcrWorkerData = {
+    threads: opts.threads,
+    recognizerPrecision: opts.recognizerPrecision,
+    modelCacheDir: opts.modelCacheDir,
+    largeTurn: largeTurn.buffer,
+  };
   const pool = new Piscina<OcrTask, OcrOutcome | null>({
     filename: WORKER_URL.href,
     // Workers start on the first task: the server sends `ready()` at start-up (OCR_WARM), tests and

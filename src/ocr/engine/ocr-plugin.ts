@@ -11,7 +11,7 @@ declare module 'fastify' {
 }
 
 export interface OcrPluginOptions {
-  ocr: Pick<Config['ocr'], 'workers' | 'threads' | 'queueMax'> & Partial<Pick<Config['ocr'], 'imageTimeoutMs'>>;
+  ocr: Pick<Config['ocr'], 'workers' | 'threads' | 'queueMax'> & Partial<Pick<Config['ocr'], 'imageTimeoutMs' | 'recognizerPrecision'>>;
   /** Where derived models (the int8 recognizer) are cached: `DATA_DIR/models`. */
   modelCacheDir?: string;
   /** Receives each image's per-stage timings in ms (`/metrics` stage histogram); turns profiling on. */
@@ -28,6 +28,7 @@ export const ocrPlugin = fp<OcrPluginOptions>(
     const engine = createOcrEngine({
       workers: ocr.workers,
       threads: ocr.threads,
+      recognizerPrecision: ocr.recognizerPrecision,
       queueMax: ocr.queueMax,
       imageTimeoutMs: ocr.imageTimeoutMs,
       profile: onStageTimings !== undefined,

@@ -24,6 +24,7 @@ export type OcrTask = { id: number; control: SharedArrayBuffer } & (
 
 export interface OcrWorkerData {
   threads: number;
+  recognizerPrecision?: 'fp32' | 'int8';
   modelCacheDir?: string;
   /** The engine's `SharedTurn` for full-size detections. */
   largeTurn: SharedArrayBuffer;
@@ -63,14 +64,17 @@ async function native<T>(run: () => Promise<T>, large = false): Promise<T> {
 let deps: Promise<OcrPipelineDeps> | undefined;
 
 function pipelineDeps(): Promise<OcrPipelineDeps> {
-  const { threads, modelCacheDir } = workerData as OcrWorkerData;
-  deps ??= Promise.all([loadModels({ threads, cacheDir: modelCacheDir, native }), loadEnglishLexicon()]).then(([models, lexicon]) => ({
-    models,
-    // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (models load on first use).
-    recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary)).recognizer,
-    buildLayout,
-    lexicon,
-  }));
+  const { threads, recognizerPrecision, modelCacheDir } = workerData as OcrWorkerData;
+  deps ??= Promise.all([loadModels({ threads, recognizerPrecision, cacheDir: modelCacheDir, native }), loadEnglishLexicon()]).then(
+    ([models, lexicon]) => ({
+      models,
+      // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (models load on first use).
+      recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary, { int8: models.recognizerInt8 }))
+        .recognizer,
+      buildLayout,
+      lexicon,
+    }),
+  );
   return deps;
 }
 

@@ -19,6 +19,8 @@ export interface OcrModels {
   classifier: OnnxModel;
   /** Outputs `[batch, timesteps, 2]`: probability and index of each timestep's best class (`top-class-output.ts`). */
   recognizer: OnnxModel;
+  /** The recognizer with its convs in int8 (same outputs); absent when `fp32` was asked or the stored calibration does not fit the model. */
+  recognizerInt8?: OnnxModel;
   /** CTC classes: index 0 is the blank, then `ppocr_keys_v1.txt`, then the space (`use_space_char`). */
   dictionary: readonly string[];
   release(): Promise<void>;
@@ -32,9 +34,9 @@ export interface LoadModelsOptions {
   /** Where derived models (the int8 recognizer) are cached; none: built in memory at every start. */
   cacheDir?: string;
   /**
-   * `fp32` (the default). `int8` (`int8-model.ts`) is 20 % cheaper per recognizer run but cost 16
-   * points of scene spotting F1 on ocr-dev's check split (docs/decisions.md, "OCR memory and
-   * precision"): kept for measuring, not used by the server.
+   * `fp32` (the default). `int8` also loads the int8 recognizer (`int8-model.ts`, ~1.7× faster per
+   * batch): documents are read by it, photos and the lines it is unsure of by the fp32 one
+   * (`recognize-text.ts`).
    */
   recognizerPrecision?: 'fp32' | 'int8';
   /**
@@ -75,13 +77,15 @@ export function rewriteModel(bytes: Uint8Array, options: { topClass?: boolean } 
 
 interface LoadModelOptions {
   topClass?: boolean;
-  /** Build (or read from this cache folder; '' for none) the int8 form: `int8-model.ts`. */
-  int8CacheDir?: string | false;
+  /** Load the int8 form instead (built, or read from this cache folder, '' for none: `int8-model.ts`); none when it cannot be had. */
+  int8CacheDir?: string;
   /**
    * Inputs of at most this many elements run on a session with onnxruntime's memory arena, larger
    * ones on a session without (memory given back after each run); undefined: every input on the arena.
    */
   arenaUpTo?: number;
+  /** False: no memory arena at all (default true). */
+  arena?: boolean;
   native?: NativeRunner;
 }
 
@@ -102,16 +106,13 @@ async function loadModel(
   file: string,
   threads: number,
   options: LoadModelOptions = {},
-): Promise<{ model: OnnxModel; release(): Promise<void> }> {
+): Promise<{ model: OnnxModel; release(): Promise<void> } | undefined> {
   const native: NativeRunner = options.native ?? ((run) => run());
   const source = new Uint8Array(await fs.readFile(file));
   const rewrite = () => rewriteModel(source, options);
-  const bytes =
-    (options.int8CacheDir !== undefined &&
-      options.int8CacheDir !== false &&
-      (await int8Recognizer(source, rewrite, options.int8CacheDir || undefined))) ||
-    rewrite();
-  const session = await createSession(bytes, threads, true);
+  const bytes = options.int8CacheDir === undefined ? rewrite() : await int8Recognizer(source, rewrite, options.int8CacheDir || undefined);
+  if (!bytes) return undefined;
+  const session = await createSession(bytes, threads, options.arena ?? true);
   const large = options.arenaUpTo === undefined ? undefined : await createSession(bytes, threads, false);
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
@@ -131,7 +132,7 @@ async function loadModel(
 const DETECTOR_ARENA_UP_TO = 3_000_000;
 
 /**
- * Creates the three ONNX sessions and reads the dictionary. Call once per worker thread.
+ * Creates the ONNX sessions and reads the dictionary. Call once per worker thread.
  *
  * @example const models = await loadModels({ threads: 1 });
  */
@@ -145,16 +146,19 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
   // So photos and the cheap probe of a page (≤ 3 M input values, `DETECTOR_ARENA_UP_TO`) run on the
   // arena, and full-size pages on a second session without one. The recognizer's batches are
   // bounded instead (`maxLinesTimesWidthSquared` in recognize-text.ts).
-  const [detector, classifier, recognizer, keys] = await Promise.all([
+  const recognizerFile = path.join(dir, FILES.recognizer);
+  const [detector, classifier, recognizer, recognizerInt8, keys] = await Promise.all([
     loadModel(path.join(dir, FILES.detector), threads, { arenaUpTo: DETECTOR_ARENA_UP_TO, native: options.native }),
     loadModel(path.join(dir, FILES.classifier), threads, { native: options.native }),
-    loadModel(path.join(dir, FILES.recognizer), threads, {
-      native: options.native,
-      topClass: true,
-      int8CacheDir: options.recognizerPrecision === 'int8' ? (options.cacheDir ?? '') : false,
-    }),
+    // Beside the int8 form the fp32 recognizer reads only photos and doubtful lines: without its arena (−85 MB per node, +2 % time).
+    loadModel(recognizerFile, threads, { native: options.native, topClass: true, arena: options.recognizerPrecision !== 'int8' }),
+    options.recognizerPrecision === 'int8'
+      ? loadModel(recognizerFile, threads, { native: options.native, topClass: true, int8CacheDir: options.cacheDir ?? '' })
+      : undefined,
     fs.readFile(path.join(dir, FILES.dictionary), 'utf8'),
   ]);
+  // Only the int8 form may be missing (a calibration for another model); the others always load.
+  if (!detector || !classifier || !recognizer) throw new Error('an OCR model could not be loaded');
   const chars = keys
     .split('\n')
     .map((line) => line.replace(/\r$/, ''))
@@ -163,9 +167,10 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
     detector: detector.model,
     classifier: classifier.model,
     recognizer: recognizer.model,
+    ...(recognizerInt8 ? { recognizerInt8: recognizerInt8.model } : {}),
     dictionary: ['', ...chars, ' '],
     async release() {
-      await Promise.all([detector.release(), classifier.release(), recognizer.release()]);
+      await Promise.all([detector.release(), classifier.release(), recognizer.release(), recognizerInt8?.release()]);
     },
   };
 }

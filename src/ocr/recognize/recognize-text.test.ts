@@ -3,9 +3,9 @@ import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { FIXTURE_TEXT, fixture } from '../../../test/fixtures/images/fixtures.ts';
 import { decodeImage } from '../decode/decode-image.ts';
-import { loadModels, type OcrModels } from '../models/models.ts';
+import { loadModels, type OcrModels, type OnnxModel } from '../models/models.ts';
 import type { Quad } from '../ocr-types.ts';
-import { DEFAULT_BATCHING, planBatches, recognizeLines } from './recognize-text.ts';
+import { createPaddleRecognizer, DEFAULT_BATCHING, planBatches, recognizeLines } from './recognize-text.ts';
 
 let models: OcrModels;
 before(async () => {
@@ -70,4 +70,46 @@ test('a long line (drawn smaller inside the 48 rows) reads like a short one', as
   const letters = (s: string) => s.replace(/\s+/g, '');
   assert.equal(letters(reading.text), letters(FIXTURE_TEXT.line).repeat(2));
   assert.ok(reading.confidence > 0.8, `confidence ${reading.confidence}`);
+});
+
+test('with the int8 recognizer: documents are read by it, photos and what it cannot read by the fp32 one', async (t) => {
+  const both = await loadModels({ threads: 1, recognizerPrecision: 'int8' });
+  t.after(() => both.release());
+  assert.ok(both.recognizerInt8, 'the stored calibration fits the npm model');
+  // The real sessions, counted.
+  const calls = { fp32: 0, int8: 0 };
+  const counted = (model: OnnxModel, name: keyof typeof calls): OnnxModel => ({
+    run: (input, dims) => {
+      calls[name] += dims[0];
+      return model.run(input, dims);
+    },
+  });
+  const recognizer = createPaddleRecognizer(counted(both.recognizer, 'fp32'), both.dictionary, {
+    int8: counted(both.recognizerInt8!, 'int8'),
+  });
+  const line = Buffer.from(fixture('line.png'));
+  const { width = 0, height = 0 } = await sharp(line).metadata();
+  const padded = await sharp(line).extend({ right: 200, background: '#ffffff' }).png().toBuffer();
+  const image = await decodeImage(new Uint8Array(padded));
+  const box = (x0: number, x1: number): Quad => [
+    { x: x0, y: 0 },
+    { x: x1, y: 0 },
+    { x: x1, y: height },
+    { x: x0, y: height },
+  ];
+  const text = box(0, width);
+  const blank = box(width + 20, width + 180);
+  const letters = (s: string) => s.replace(/\s+/g, '');
+
+  const [asDocument, blankLine] = await recognizer.recognize(image, [text, blank], { languageHints: [], mode: 'document' });
+  assert.deepEqual(calls, { int8: 2, fp32: 1 }, 'both lines in int8, the empty one again in fp32');
+  // int8's own reading (it may differ from fp32's by a letter, with confidence: why it is opt-in).
+  const [int8Reading] = await recognizeLines(image, [text], both.recognizerInt8!, both.dictionary);
+  assert.equal(asDocument.text, int8Reading.text);
+  assert.equal(blankLine.text, '');
+
+  calls.int8 = calls.fp32 = 0;
+  const [asPhoto] = await recognizer.recognize(image, [text], { languageHints: [], mode: 'text', photo: true });
+  assert.deepEqual(calls, { int8: 0, fp32: 1 });
+  assert.equal(letters(asPhoto.text), letters(FIXTURE_TEXT.line));
 });

@@ -23,6 +23,8 @@ export interface RecognizeOptions {
   languageHints: readonly string[];
   /** `OcrOptions.mode`: photos and documents are read with different trade-offs. */
   mode?: OcrMode;
+  /** The pipeline found the image to be a photo (`paperShare`), whatever the mode asked. */
+  photo?: boolean;
 }
 
 /**
