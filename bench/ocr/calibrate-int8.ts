@@ -2,10 +2,11 @@
  * `npm run calibrate:ocr [-- --stride N --percentile P --float-first K]`: measures the recognizer's
  * activation ranges for its int8 form (`src/ocr/models/int8-model.ts`) on the `tune` split of
  * `../shared/data/ocr-dev`, and writes them to `src/ocr/models/recognizer-int8-ranges.json` with the
- * hash of the model they belong to. Every tune image goes through the real pipeline (fp32 models, the server's options for its kind); each recognizer
- * batch is also run through a copy of the model whose conv inputs and outputs are graph outputs,
- * and each one's values are counted in a histogram whose range is cut at the Pth percentile at both
- * ends (onnxruntime's Percentile calibration; 100 is its MinMax). The first K convs stay in float.
+ * hash of the model they belong to. Every tune image goes through the real pipeline (fp32 models,
+ * the server's options for its kind); each recognizer batch is also run through a copy of the model
+ * whose conv inputs and outputs are graph outputs, and each one's values are counted in a histogram
+ * whose range is cut at the Pth percentile at both ends (onnxruntime's Percentile calibration; 100 is
+ * its MinMax). The first K convs stay in float.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -18,7 +18,8 @@ export function hintsOf(r: OcrDevRecord): string[] {
 
 /**
  * Legible's engine configured as the server would be from this environment (by default 2 workers × 1
- * ORT thread; `OCR_WORKERS` and `OCR_THREADS` change it), as many images in flight as workers. Peak RSS is this process's (workers are threads in it), sampled every 20 ms.
+ * ORT thread, fp32; `OCR_WORKERS`, `OCR_THREADS` and `OCR_RECOGNIZER_PRECISION` change it), as many
+ * images in flight as workers. Peak RSS is this process's (workers are threads in it), sampled every 20 ms.
  */
 export async function runLegible(
   records: ReadonlyArray<OcrDevRecord & { file: string }>,

@@ -56,7 +56,7 @@ export interface OcrEngineOptions {
   /** onnxruntime intra-op threads per worker. */
   threads: number;
   /** `OCR_RECOGNIZER_PRECISION` (`LoadModelsOptions.recognizerPrecision`); default fp32. */
-  recognizerPrecision?: 'fp32' | 'int8';
+  recognizerPrecision?: OcrWorkerData['recognizerPrecision'];
   /** Images allowed to wait for a worker; beyond it `run` answers `OVERLOADED`. */
   queueMax: number;
   /** Return per-stage timings (ms) with each result. */

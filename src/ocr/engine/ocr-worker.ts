@@ -2,7 +2,7 @@ import { workerData } from 'piscina';
 import sharp from 'sharp';
 import { loadEnglishLexicon } from '../words/english-lexicon.ts';
 import { buildLayout } from '../layout/build-layout.ts';
-import { loadModels } from '../models/models.ts';
+import { loadModels, type RecognizerPrecision } from '../models/models.ts';
 import { OcrFailure } from './ocr-failure.ts';
 import { runOcr, type OcrPipelineDeps } from '../ocr-pipeline.ts';
 import type { OcrOptions, OcrOutcome } from '../ocr-types.ts';
@@ -24,7 +24,7 @@ export type OcrTask = { id: number; control: SharedArrayBuffer } & (
 
 export interface OcrWorkerData {
   threads: number;
-  recognizerPrecision?: 'fp32' | 'int8';
+  recognizerPrecision?: RecognizerPrecision;
   modelCacheDir?: string;
   /** The engine's `SharedTurn` for full-size detections. */
   largeTurn: SharedArrayBuffer;

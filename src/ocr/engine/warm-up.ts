@@ -26,4 +26,5 @@ export async function warmUp(models: OcrModels): Promise<void> {
   for (let run = 0; run < 2; run++) await detectText(blank, models.detector, { secondLook: false });
   await classifyUpsideDown(blank, [LINE], models.classifier);
   await recognizeLines(blank, [LINE], models.recognizer, models.dictionary);
+  if (models.recognizerInt8) await recognizeLines(blank, [LINE], models.recognizerInt8, models.dictionary);
 }

@@ -13,6 +13,9 @@ export interface OnnxModel {
   run(input: Float32Array, dims: readonly number[]): Promise<{ data: Float32Array; dims: readonly number[] }>;
 }
 
+/** `OCR_RECOGNIZER_PRECISION`: fp32 only, or the int8 recognizer beside it. */
+export type RecognizerPrecision = 'fp32' | 'int8';
+
 /** PP-OCRv4 detection and recognition and the PP-OCR 0/180° direction classifier, loaded once per worker. */
 export interface OcrModels {
   detector: OnnxModel;
@@ -38,7 +41,7 @@ export interface LoadModelsOptions {
    * batch): documents are read by it, photos and the lines it is unsure of by the fp32 one
    * (`recognize-text.ts`).
    */
-  recognizerPrecision?: 'fp32' | 'int8';
+  recognizerPrecision?: RecognizerPrecision;
   /**
    * Wraps every inference: the worker marks it as native for its deadline (`task-control.ts`) and
    * runs `large` ones (full-size detections, on the session without arena: `DETECTOR_ARENA_UP_TO`)
@@ -77,8 +80,6 @@ export function rewriteModel(bytes: Uint8Array, options: { topClass?: boolean } 
 
 interface LoadModelOptions {
   topClass?: boolean;
-  /** Load the int8 form instead (built, or read from this cache folder, '' for none: `int8-model.ts`); none when it cannot be had. */
-  int8CacheDir?: string;
   /**
    * Inputs of at most this many elements run on a session with onnxruntime's memory arena, larger
    * ones on a session without (memory given back after each run); undefined: every input on the arena.
@@ -102,16 +103,26 @@ async function createSession(bytes: Uint8Array, threads: number, arena: boolean)
   });
 }
 
-async function loadModel(
+type LoadedModel = { model: OnnxModel; release(): Promise<void> };
+
+async function loadModel(file: string, threads: number, options: LoadModelOptions = {}): Promise<LoadedModel> {
+  return openModel(rewriteModel(new Uint8Array(await fs.readFile(file)), options), threads, options);
+}
+
+/** The recognizer's int8 form (built, or read from `cacheDir`, '' for none: `int8-model.ts`); none when the stored calibration does not fit. */
+async function loadInt8Recognizer(
   file: string,
   threads: number,
-  options: LoadModelOptions = {},
-): Promise<{ model: OnnxModel; release(): Promise<void> } | undefined> {
-  const native: NativeRunner = options.native ?? ((run) => run());
+  cacheDir: string,
+  options: LoadModelOptions,
+): Promise<LoadedModel | undefined> {
   const source = new Uint8Array(await fs.readFile(file));
-  const rewrite = () => rewriteModel(source, options);
-  const bytes = options.int8CacheDir === undefined ? rewrite() : await int8Recognizer(source, rewrite, options.int8CacheDir || undefined);
-  if (!bytes) return undefined;
+  const bytes = await int8Recognizer(source, () => rewriteModel(source, options), cacheDir || undefined);
+  return bytes && openModel(bytes, threads, options);
+}
+
+async function openModel(bytes: Uint8Array, threads: number, options: LoadModelOptions): Promise<LoadedModel> {
+  const native: NativeRunner = options.native ?? ((run) => run());
   const session = await createSession(bytes, threads, options.arena ?? true);
   const large = options.arenaUpTo === undefined ? undefined : await createSession(bytes, threads, false);
   const [inputName] = session.inputNames;
@@ -153,12 +164,10 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
     // Beside the int8 form the fp32 recognizer reads only photos and doubtful lines: without its arena (−85 MB per node, +2 % time).
     loadModel(recognizerFile, threads, { native: options.native, topClass: true, arena: options.recognizerPrecision !== 'int8' }),
     options.recognizerPrecision === 'int8'
-      ? loadModel(recognizerFile, threads, { native: options.native, topClass: true, int8CacheDir: options.cacheDir ?? '' })
+      ? loadInt8Recognizer(recognizerFile, threads, options.cacheDir ?? '', { native: options.native, topClass: true })
       : undefined,
     fs.readFile(path.join(dir, FILES.dictionary), 'utf8'),
   ]);
-  // Only the int8 form may be missing (a calibration for another model); the others always load.
-  if (!detector || !classifier || !recognizer) throw new Error('an OCR model could not be loaded');
   const chars = keys
     .split('\n')
     .map((line) => line.replace(/\r$/, ''))

@@ -28,10 +28,16 @@ export function calibrationTensors(graph: OnnxGraph): string[] {
   return [...new Set(quantizableConvs(graph).flatMap(({ conv, output }) => [conv.inputs[0], output]))];
 }
 
+/** Tensor → the nodes reading it. */
+function consumersOf(nodes: readonly GraphNode[]): Map<string, GraphNode[]> {
+  const consumers = new Map<string, GraphNode[]>();
+  for (const n of nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
+  return consumers;
+}
+
 function quantizableConvs(graph: OnnxGraph): Array<{ conv: GraphNode; output: string }> {
   const producer = new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
-  const consumers = new Map<string, GraphNode[]>();
-  for (const n of graph.nodes) n.inputs.forEach((i) => consumers.set(i, [...(consumers.get(i) ?? []), n]));
+  const consumers = consumersOf(graph.nodes);
   const out: Array<{ conv: GraphNode; output: string }> = [];
   for (const conv of graph.nodes) {
     if (conv.op !== 'Conv' || conv.inputs.length < 2) continue;
@@ -171,7 +177,7 @@ export function quantizeConvNodes(graph: OnnxGraph, ranges: ActivationRanges, sk
  * activation: as much time as the int8 convs themselves. Here the HardSigmoid becomes a depthwise
  * 1×1 conv (weight α, bias β) whose uint8 output at scale 1/255 saturates at 0 and 1, which is the
  * HardSigmoid's clip, and the Mul sits between Q/DQ pairs: onnxruntime runs them as `QLinearConv`
- * and `QLinearMul`. Returns how many were moved.
+ * and `QLinearMul`.
  */
 function quantizeHardSwish(
   graph: OnnxGraph,
@@ -180,11 +186,8 @@ function quantizeHardSwish(
   channels: ReadonlyMap<string, number>,
   scales: ReadonlyMap<string, number>,
   qdq: (tensor: string, target: string, range: readonly [number, number]) => number,
-): number {
-  const all = [...graph.nodes, ...added];
-  const consumers = new Map<string, GraphNode[]>();
-  for (const node of all) node.inputs.forEach((i) => consumers.set(i, [...(consumers.get(i) ?? []), node]));
-  let moved = 0;
+): void {
+  const consumers = consumersOf([...graph.nodes, ...added]);
   for (const hs of graph.nodes) {
     if (hs.op !== 'HardSigmoid') continue;
     const x = hs.inputs[0];
@@ -219,9 +222,7 @@ function quantizeHardSwish(
     hs.outputs = [`${h}__float`];
     hs.rest = [intsAttributeBytes('group', cout), intsAttributeBytes('kernel_shape', [1, 1])];
     qdq(`${h}__float`, h, [0, 1]);
-    moved++;
   }
-  return moved;
 }
 
 /** Nodes in an order where every input is produced before it is read (graph inputs have no producer). */
