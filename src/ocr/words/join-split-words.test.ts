@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { lineReading as reading } from '../../../test/helpers/line-reading.ts';
 import { loadEnglishLexicon, type EnglishLexicon } from './english-lexicon.ts';
-import { joinSplitWords, piecesOfOneWord } from './join-split-words.ts';
-import { splitJoinedWords } from './split-joined-words.ts';
+import { joinSplitWords, piecesOfOneWord, twoWordCut } from './join-split-words.ts';
 
 let lexicon: EnglishLexicon;
 before(async () => {
@@ -21,9 +20,9 @@ test('words split inside by letter-spaced print are joined again (SROIE receipts
     ['consu mer perceptions', 'consumer perceptions'],
   ];
   for (const [input, expected] of cases) assert.equal(joinSplitWords(reading(input), lexicon).text, expected, input);
-  // Two words with the space in the wrong place are joined; the split step puts the space back where it belongs.
-  assert.equal(joinSplitWords(reading('inpu tt ax claims'), lexicon).text, 'inputtax claims');
-  assert.equal(splitJoinedWords(joinSplitWords(reading('inpu tt ax claims'), lexicon), lexicon).text, 'input tax claims');
+  // Two words with the space in the wrong place: the space moves to where it belongs.
+  assert.equal(joinSplitWords(reading('inpu tt ax claims'), lexicon).text, 'input tax claims');
+  assert.equal(joinSplitWords(reading('THANKY OU'), lexicon).text, 'THANK YOU');
 });
 
 test('real word pairs, codes, names, numbers and mixed case stay apart', () => {
@@ -47,10 +46,35 @@ test('real word pairs, codes, names, numbers and mixed case stay apart', () => {
 });
 
 test('pieces are counted from the first: the longest join that makes a word wins', () => {
-  assert.equal(piecesOfOneWord(['a', 'd', 'jus', 'tment', 'Note'], lexicon), 4);
-  assert.equal(piecesOfOneWord(['TAX', 'INVOICE'], lexicon), 1);
-  assert.equal(piecesOfOneWord(['Invo', 'ice'], lexicon), 2);
-  assert.equal(piecesOfOneWord([], lexicon), 1);
+  assert.deepEqual(piecesOfOneWord(['a', 'd', 'jus', 'tment', 'Note'], lexicon), { pieces: 4 });
+  assert.deepEqual(piecesOfOneWord(['TAX', 'INVOICE'], lexicon), { pieces: 1 });
+  assert.deepEqual(piecesOfOneWord(['Invo', 'ice'], lexicon), { pieces: 2 });
+  assert.deepEqual(piecesOfOneWord(['inpu', 'tt', 'ax'], lexicon), { pieces: 3, cut: 5 });
+  assert.deepEqual(piecesOfOneWord([], lexicon), { pieces: 1 });
+});
+
+test('run-together words on their own stay as read: a cut needs a misplaced space to go by', () => {
+  for (const text of ['PLEASE KEEPTHIS RECEIPT', 'REFUNDABLE', 'Newport', 'iPhone', 'SB01AB2C', 'GST@6%', '12345678', 'MADEIN', '你好世界你好世界']) {
+    assert.equal(joinSplitWords(reading(text), lexicon).text, text, text);
+  }
+  // Two cuts make two words ("pen island" / "penis land"): ambiguous, left alone.
+  assert.equal(twoWordCut('PENISLAND', lexicon), undefined);
+  assert.equal(twoWordCut('INPUTTAX', lexicon), 5);
+  assert.equal(twoWordCut('Newport', lexicon), undefined);
+});
+
+test('a moved space sits between its two characters; every other position is kept', () => {
+  const input = reading('inpu tt ax');
+  const out = joinSplitWords(input, lexicon);
+  assert.equal(out.text, 'input tax');
+  const letters = input.chars.filter((c) => c.text !== ' ');
+  assert.deepEqual(
+    out.chars.filter((c) => c.text !== ' '),
+    letters,
+  );
+  const space = out.chars[5];
+  assert.equal(space.x0, space.x1);
+  assert.ok(space.x0 > letters[4].x1 - 1e-9 && space.x0 < letters[5].x0 + 1e-9);
 });
 
 test('positions are kept: only the spaces between joined pieces go', () => {

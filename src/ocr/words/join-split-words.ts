@@ -1,6 +1,6 @@
 import { hasOneWordCase, LATIN_LETTERS, type EnglishLexicon } from './english-lexicon.ts';
+import type { RecognizedChar } from '../recognize/recognized-line.ts';
 import type { LineReading } from '../recognize/recognizer.ts';
-import { joinedWordCut } from './split-joined-words.ts';
 import { wordRuns } from './word-runs.ts';
 import { withChars } from './reading-chars.ts';
 
@@ -10,34 +10,58 @@ const ONE_LETTER_WORDS = new Set(['a', 'i']);
 const MAX_PIECES = 4;
 /** Merges shorter than this must give a common word ("l ot" → "lot"), not just a known one ("s r" → "sr"). */
 const SHORT_MERGE = 5;
+/** Short words a misplaced space most often leaves in pieces, too short for the common-word list to vouch for. */
+const SHORT_WORDS = new Set(['a', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'if', 'in', 'is', 'it', 'my', 'no', 'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we']);
+/** A cut leaves no part shorter than this unless it is one of `SHORT_WORDS`. */
+const MIN_PART = 3;
+/** Shorter runs are too often abbreviations and codes ("ITEMNO", "QTY") to second-guess. */
+const MIN_TWO_WORDS = 7;
+
+function isPart(part: string, lexicon: EnglishLexicon): boolean {
+  return part.length >= MIN_PART ? lexicon.common.has(part) : SHORT_WORDS.has(part);
+}
+
+/** Where to cut a run of letters that is no English word into two common ones, or undefined unless exactly one cut does. */
+export function twoWordCut(word: string, lexicon: EnglishLexicon): number | undefined {
+  const lower = word.toLowerCase();
+  // Capitalised or mixed-case runs are mostly names ("Newport", "iPhone"), not two words.
+  if (word.length < MIN_TWO_WORDS || (word !== word.toUpperCase() && word !== lower) || lexicon.known.has(lower)) return undefined;
+  const cuts: number[] = [];
+  for (let i = 2; i <= lower.length - 2; i++) if (isPart(lower.slice(0, i), lexicon) && isPart(lower.slice(i), lexicon)) cuts.push(i);
+  return cuts.length === 1 ? cuts[0] : undefined;
+}
 
 function isWordOnItsOwn(piece: string, lexicon: EnglishLexicon): boolean {
   return piece.length === 1 ? ONE_LETTER_WORDS.has(piece) : lexicon.known.has(piece);
 }
 
+/** Pieces to join into one word, and where a misplaced space goes back (`cut`, in the joined word's letters). */
+export interface PieceJoin {
+  pieces: number;
+  cut?: number;
+}
+
 /**
  * How many pieces, starting with the first, form one English word that a space wrongly split:
- * their concatenation is a word (or exactly one cut makes it two, `joinedWordCut`), at least one
- * piece is not a word on its own, and the case is that of one word. 1 when nothing should be joined.
+ * their concatenation is a word, or exactly one cut makes it two (`twoWordCut`: the space was
+ * misplaced), at least one piece is not a word on its own, and the case is that of one word.
+ * `pieces` is 1 when nothing should be joined.
  */
-export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexicon): number {
+export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexicon): PieceJoin {
   for (let k = Math.min(MAX_PIECES, pieces.length); k >= 2; k--) {
     const part = pieces.slice(0, k);
     const word = part.join('');
     const lower = word.toLowerCase();
     if (!part.every((p) => LATIN_LETTERS.test(p)) || !hasOneWordCase(word)) continue;
-    const isWord = lower.length < SHORT_MERGE ? lexicon.common.has(lower) : lexicon.known.has(lower);
-    if (!isWord) {
-      // Or two words with the space in the wrong place ("inpu tt ax"): joined here, cut again by
-      // `splitJoinedWords`. A cut where a space already is ("r equired to") is no misplaced space.
-      const cut = joinedWordCut(word, lexicon);
-      const boundaries = part.slice(0, -1).map((_, i) => part.slice(0, i + 1).join('').length);
-      if (cut === undefined || boundaries.includes(cut)) continue;
-    }
     if (part.every((p) => isWordOnItsOwn(p.toLowerCase(), lexicon))) continue;
-    return k;
+    if (lower.length < SHORT_MERGE ? lexicon.common.has(lower) : lexicon.known.has(lower)) return { pieces: k };
+    // Two words with the space in the wrong place ("inpu tt ax" → "input tax"). A cut where a space
+    // already is ("r equired to") is no misplaced space.
+    const cut = twoWordCut(word, lexicon);
+    const boundaries = part.slice(0, -1).map((_, i) => part.slice(0, i + 1).join('').length);
+    if (cut !== undefined && !boundaries.includes(cut)) return { pieces: k, cut };
   }
-  return 1;
+  return { pieces: 1 };
 }
 
 /**
@@ -46,8 +70,7 @@ export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexic
  * "r equired", "restauran t", "a d jus tment"). Neighbouring pieces that together make an English
  * word, when at least one of them is no word on its own, are joined again ("TAX INVOICE" and
  * "in voice" stay: every piece is a word); pieces of two words with the space misplaced ("inpu tt
- * ax") are joined for `splitJoinedWords` to cut where it belongs. Character positions are kept;
- * only spaces go.
+ * ax") get one space, where it belongs ("input tax"). Character positions are kept; only spaces move.
  *
  * @example joinSplitWords(reading, lexicon).text // "wholemeal bread" for "whol emeal bread"
  */
@@ -61,17 +84,36 @@ export function joinSplitWords(reading: LineReading, lexicon: EnglishLexicon): L
       .map((c) => c.text)
       .join(''),
   );
-  // Indices of the characters (the spaces between joined pieces) to drop.
+  // Indices of the characters (the spaces between joined pieces) to drop, and of those a moved space goes before.
   const drop = new Set<number>();
+  const spaceBefore = new Set<number>();
   for (let i = 0; i < runs.length; ) {
-    const k = piecesOfOneWord(texts.slice(i, i + MAX_PIECES), lexicon);
-    for (let j = i + 1; j < i + k; j++) for (let c = runs[j - 1].end; c < runs[j].start; c++) drop.add(c);
-    i += k;
+    const { pieces, cut } = piecesOfOneWord(texts.slice(i, i + MAX_PIECES), lexicon);
+    for (let j = i + 1; j < i + pieces; j++) for (let c = runs[j - 1].end; c < runs[j].start; c++) drop.add(c);
+    if (cut !== undefined) spaceBefore.add(letterIndex(chars, runs.slice(i, i + pieces), cut));
+    i += pieces;
   }
-  return drop.size === 0
-    ? reading
-    : withChars(
-        reading,
-        chars.filter((_, i) => !drop.has(i)),
-      );
+  if (drop.size === 0) return reading;
+  const kept: RecognizedChar[] = [];
+  chars.forEach((c, i) => {
+    if (drop.has(i)) return;
+    const before = kept.at(-1);
+    if (spaceBefore.has(i) && before) {
+      const at = (before.x1 + c.x0) / 2;
+      kept.push({ text: ' ', x0: at, x1: at, confidence: Math.min(before.confidence, c.confidence) });
+    }
+    kept.push(c);
+  });
+  return withChars(reading, kept);
+}
+
+/** The index in `chars` of letter `n` of the word the runs make together (runs hold one character per letter). */
+function letterIndex(chars: readonly RecognizedChar[], runs: ReadonlyArray<{ start: number; end: number }>, n: number): number {
+  let left = n;
+  for (const { start, end } of runs) {
+    let i = start;
+    while (i < end && left >= [...chars[i].text].length) left -= [...chars[i++].text].length;
+    if (i < end) return i;
+  }
+  return runs.at(-1)?.end ?? 0;
 }

@@ -4,7 +4,6 @@ import { digitsInWords, underlinesAsSpaces } from './fix-confusables.ts';
 import { joinSplitWords } from './join-split-words.ts';
 import type { OcrOptions } from '../ocr-types.ts';
 import type { LineReading } from '../recognize/recognizer.ts';
-import { splitJoinedWords } from './split-joined-words.ts';
 import { refineWordGapsOnInk } from './word-gaps.ts';
 
 /** What the fixes may use besides the line itself. */
@@ -24,10 +23,10 @@ const withLexicon = (f: (r: LineReading, l: EnglishLexicon) => LineReading) => (
 
 /**
  * The text-fix stage, in the order it runs: word gaps from the ink first (the later fixes work on
- * words), character look-alikes within a word, then the lexicon's word-boundary and letter fixes
- * (pieces joined before run-together words are split, so the split sees whole runs). Each one is kept
- * only as long as `npm run bench:ocr -- --ablate` shows it helps ocr-dev's `check` split: full-width
- * punctuation, Greek/Cyrillic look-alikes and plate separators did not, and went (docs/decisions.md).
+ * words), character look-alikes within a word, then the lexicon's word-boundary and letter fixes.
+ * Each one is kept only as long as `npm run bench:ocr -- --ablate` shows it helps ocr-dev's `check`
+ * split: full-width punctuation, Greek/Cyrillic look-alikes, plate separators and cutting
+ * run-together words in two did not, and went (docs/decisions.md).
  */
 export const TEXT_FIXES: readonly TextFix[] = [
   // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
@@ -35,7 +34,6 @@ export const TEXT_FIXES: readonly TextFix[] = [
   { name: 'underlines-as-spaces', fix: underlinesAsSpaces },
   { name: 'digits-in-words', fix: digitsInWords },
   { name: 'join-split-words', fix: withLexicon(joinSplitWords) },
-  { name: 'split-joined-words', fix: withLexicon(splitJoinedWords) },
   { name: 'lookalike-letters', fix: withLexicon(correctLookalikeLetters) },
 ];
 
