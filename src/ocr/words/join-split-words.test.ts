@@ -54,7 +54,17 @@ test('pieces are counted from the first: the longest join that makes a word wins
 });
 
 test('run-together words on their own stay as read: a cut needs a misplaced space to go by', () => {
-  for (const text of ['PLEASE KEEPTHIS RECEIPT', 'REFUNDABLE', 'Newport', 'iPhone', 'SB01AB2C', 'GST@6%', '12345678', 'MADEIN', '你好世界你好世界']) {
+  for (const text of [
+    'PLEASE KEEPTHIS RECEIPT',
+    'REFUNDABLE',
+    'Newport',
+    'iPhone',
+    'SB01AB2C',
+    'GST@6%',
+    '12345678',
+    'MADEIN',
+    '你好世界你好世界',
+  ]) {
     assert.equal(joinSplitWords(reading(text), lexicon).text, text, text);
   }
   // Two cuts make two words ("pen island" / "penis land"): ambiguous, left alone.

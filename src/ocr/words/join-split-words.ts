@@ -11,7 +11,30 @@ const MAX_PIECES = 4;
 /** Merges shorter than this must give a common word ("l ot" → "lot"), not just a known one ("s r" → "sr"). */
 const SHORT_MERGE = 5;
 /** Short words a misplaced space most often leaves in pieces, too short for the common-word list to vouch for. */
-const SHORT_WORDS = new Set(['a', 'an', 'as', 'at', 'be', 'by', 'do', 'go', 'if', 'in', 'is', 'it', 'my', 'no', 'of', 'on', 'or', 'so', 'to', 'up', 'us', 'we']);
+const SHORT_WORDS = new Set([
+  'a',
+  'an',
+  'as',
+  'at',
+  'be',
+  'by',
+  'do',
+  'go',
+  'if',
+  'in',
+  'is',
+  'it',
+  'my',
+  'no',
+  'of',
+  'on',
+  'or',
+  'so',
+  'to',
+  'up',
+  'us',
+  'we',
+]);
 /** A cut leaves no part shorter than this unless it is one of `SHORT_WORDS`. */
 const MIN_PART = 3;
 /** Shorter runs are too often abbreviations and codes ("ITEMNO", "QTY") to second-guess. */
