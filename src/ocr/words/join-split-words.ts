@@ -130,13 +130,13 @@ export function joinSplitWords(reading: LineReading, lexicon: EnglishLexicon): L
   return withChars(reading, kept);
 }
 
-/** The index in `chars` of letter `n` of the word the runs make together (runs hold one character per letter). */
+/** The index in `chars` of the character holding position `n` of the word the runs spell together. */
 function letterIndex(chars: readonly RecognizedChar[], runs: ReadonlyArray<{ start: number; end: number }>, n: number): number {
   let left = n;
-  for (const { start, end } of runs) {
-    let i = start;
-    while (i < end && left >= [...chars[i].text].length) left -= [...chars[i++].text].length;
-    if (i < end) return i;
-  }
+  for (const { start, end } of runs)
+    for (let i = start; i < end; i++) {
+      if (left < chars[i].text.length) return i;
+      left -= chars[i].text.length;
+    }
   return runs.at(-1)?.end ?? 0;
 }

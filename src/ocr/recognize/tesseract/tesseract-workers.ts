@@ -10,11 +10,7 @@ export interface TesseractWorkersOptions {
   idleMs?: number;
 }
 
-/**
- * A language set's WebAssembly memory only grows, to the largest page it has read: ended after 5 s
- * unused, the next image that needs it loads it again (~0.2 s). Against 60 s, a 400-image mixed soak
- * peaked 1 489 instead of 1 576 MB (samples 1.07–1.17 instead of 1.09–1.29 GB) in the same time.
- */
+/** Against 60 s, a 400-image mixed soak peaked 1 489 instead of 1 576 MB in the same time (docs/decisions.md). */
 const IDLE_MS = 5_000;
 
 interface Entry {
