@@ -135,3 +135,27 @@ test('the 1220×43 line that once came back empty reads in full', async () => {
   const { result } = await runOcr(png, deps, { mode: 'document', languageHints: [] });
   assert.ok(found([words], result.text) >= 0.8, result.text);
 });
+
+/** A word lit by LED dots, as a sign shows it: light dots inside the letters' shapes, on black. */
+async function ledSign(word: string, width: number, height: number, pitch: number): Promise<Buffer> {
+  const svg = (body: string) =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="black"/>${body}</svg>`,
+    );
+  const letters = `<text x="${pitch * 2}" y="${Math.round(height * 0.83)}" font-family="Liberation Sans" font-weight="bold" font-size="${Math.round(height * 0.85)}" fill="white">${word}</text>`;
+  let dots = '';
+  for (let y = pitch / 2; y < height; y += pitch)
+    for (let x = pitch / 2; x < width; x += pitch) dots += `<circle cx="${x}" cy="${y}" r="${pitch / 3}" fill="white"/>`;
+  const [shape, grid] = await Promise.all([letters, dots].map((body) => sharp(svg(body)).greyscale().raw().toBuffer()));
+  const rgb = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) rgb[3 * i] = (shape[i] * grid[i]) / 255;
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .blur(1)
+    .png()
+    .toBuffer();
+}
+
+test('a crop of an LED sign, whose dots are no line to the detector, is read whole', async () => {
+  const { result } = await runOcr(await ledSign('SALE', 360, 150, 9), deps, { mode: 'text', languageHints: [] });
+  assert.match(result.text.replace(/\s+/g, ''), /SALE/);
+});

@@ -1,6 +1,7 @@
 import { orientLines } from './recognize/classify-direction.ts';
 import { decodeImage, type DecodedImage } from './decode/decode-image.ts';
 import { detectText, type TextBox } from './detect/detect-text.ts';
+import { isCrop, linesOfCrop } from './detect/lines-of-crop.ts';
 import { dropDoubtfulWordsOfPhoto } from './words/drop-doubtful-words.ts';
 import { settleFlips } from './recognize/settle-flips.ts';
 import type { EnglishLexicon } from './words/english-lexicon.ts';
@@ -33,9 +34,6 @@ export interface OcrRun {
 
 /** PaddleOCR's `drop_score`: lines read with less confidence are noise far more often than text. */
 const MIN_LINE_CONFIDENCE = 0.5;
-/** Images this small are usually a single word or line: read the whole image when nothing is detected. */
-const WHOLE_IMAGE_MAX_SIDE = 256;
-
 const HAN = /\p{Script=Han}/u;
 const LETTER = /\p{L}/u;
 
@@ -114,15 +112,18 @@ export async function runOcr(
   );
   lap('classify');
   const recognizeOptions = { ...options, photo: scene };
-  const whole = await deps.recognizer.readPage?.(image, oriented.quads, recognizeOptions);
-  let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, oriented.quads, recognizeOptions) ?? oriented.quads;
+  // A word or line crop on which nothing line-sized was found is read whole (below).
+  const crop = isCrop(image);
+  const found = crop ? linesOfCrop(image, oriented.quads) : oriented.quads;
+  const whole = await deps.recognizer.readPage?.(image, found, recognizeOptions);
+  let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, found, recognizeOptions) ?? found;
   let readings = whole?.readings ?? (await deps.recognizer.recognize(image, quads, recognizeOptions));
   // Lines regrouped by the recognizer (Tesseract rows) no longer match the classifier's indices.
   if (!whole && quads.length === oriented.quads.length && quads.every((q, i) => q === oriented.quads[i]))
     ({ quads, readings } = await settleFlips(quads, readings, oriented.flipped, (q) =>
       deps.recognizer.recognize(image, q, recognizeOptions),
     ));
-  if (quads.length === 0 && Math.max(image.width, image.height) <= WHOLE_IMAGE_MAX_SIDE) {
+  if (quads.length === 0 && crop) {
     quads = [wholeImage(image)];
     readings = await deps.recognizer.recognize(image, quads, recognizeOptions);
   }
