@@ -53,3 +53,21 @@ test('a rotated region gives a rotated box', () => {
   const angle = Math.atan2(box.box[1].y - box.box[0].y, box.box[1].x - box.box[0].x);
   assert.ok(Math.abs(Math.abs(angle) - Math.PI / 4) < 0.1, `angle ${angle}`);
 });
+
+test('a line with scripts stacked above and below it is kept; a blob of the same shape is not', () => {
+  // A 200×10 line with a 20×8 superscript and subscript stacked near its end (a formula's limits):
+  // its bounding rectangle is mostly blank, its own outline is not.
+  const line = map(260, 80, [
+    [20, 30, 220, 40],
+    [150, 22, 170, 30],
+    [150, 40, 170, 48],
+  ]);
+  assert.equal(dbPostprocess(line, 260, 80).length, 1);
+  // The same stack on a 40 px core: not a line, still judged by its rectangle.
+  const blob = map(80, 80, [
+    [20, 30, 60, 40],
+    [30, 22, 40, 30],
+    [30, 40, 40, 48],
+  ]);
+  assert.deepEqual(dbPostprocess(blob, 80, 80), []);
+});

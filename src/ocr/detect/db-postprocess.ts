@@ -124,6 +124,27 @@ function quadScore(prob: Float32Array, width: number, height: number, quad: Quad
   return count === 0 ? 0 : sum / count;
 }
 
+/**
+ * A line with an irregular outline (super- and subscripts, a formula's stacked limits) scores low
+ * inside its bounding rectangle, which counts the blank around the scripts. A wide region (a line,
+ * not a blob or a speck) that fails there is judged inside its own outline, as PaddleOCR's
+ * `score_mode: slow` judges every region: arXiv pages lost whole lines of formulae (docs/decisions.md).
+ */
+const LINE_ASPECT = 4;
+
+/** Mean probability inside the region's outline, row by row (PaddleOCR's `box_score_slow`, holes included). */
+function regionScore(prob: Float32Array, width: number, region: Region): number {
+  let sum = 0,
+    count = 0;
+  const r = region.rows;
+  for (let k = 0; k < r.length; k += 3) {
+    const row = r[k] * width;
+    for (let x = r[k + 1]; x <= r[k + 2]; x++) sum += prob[row + x];
+    count += r[k + 2] - r[k + 1] + 1;
+  }
+  return count === 0 ? 0 : sum / count;
+}
+
 function unclip(rect: RotatedRect, ratio: number): RotatedRect {
   const area = rect.width * rect.height;
   const perimeter = 2 * (rect.width + rect.height);
@@ -145,7 +166,9 @@ export function dbPostprocess(prob: Float32Array, width: number, height: number,
     }
     const rect = minAreaRect(convexHull(points));
     if (Math.min(rect.width, rect.height) < params.minSize) continue;
-    const score = quadScore(prob, width, height, rectCorners(rect));
+    let score = quadScore(prob, width, height, rectCorners(rect));
+    if (score < params.boxThresh && Math.max(rect.width, rect.height) >= LINE_ASPECT * Math.min(rect.width, rect.height))
+      score = Math.max(score, regionScore(prob, width, region));
     if (score < params.boxThresh) continue;
     const grown = unclip(rect, params.unclipRatio);
     if (Math.min(grown.width, grown.height) < params.minSize + 2) continue;
