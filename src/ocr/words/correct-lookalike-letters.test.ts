@@ -26,6 +26,22 @@ test('words, names, foreign words, short words, mixed case and codes stay as rea
   }
 });
 
+test("typeset ligatures read as a lone f are spelled out, inside the f's character", () => {
+  const cases: Array<[string, string]> = [
+    ['the coeffcients of the profle', 'the coefficients of the profile'],
+    ['the frst diference', 'the first difference'],
+    ['Offce fuctuations', 'Office fluctuations'],
+  ];
+  for (const [input, expected] of cases) assert.equal(correctLookalikeLetters(reading(input), lexicon).text, expected, input);
+  const out = correctLookalikeLetters(reading('frst'), lexicon);
+  assert.deepEqual(
+    out.chars.map((c) => c.text),
+    ['fi', 'r', 's', 't'],
+  );
+  // Ligatures are lower case; three letters are a code more often than a word.
+  for (const word of ['FRST', 'FUX', 'fux', 'Fred', 'fjord']) assert.equal(correctLookalikeWord(word, lexicon), word, word);
+});
+
 test('only the swapped characters change; positions and confidences stay', () => {
   const input = reading('Resoarch');
   const out = correctLookalikeLetters(input, lexicon);

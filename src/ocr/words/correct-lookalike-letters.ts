@@ -16,44 +16,63 @@ const MIN_LENGTH = 6;
 const MAX_LENGTH = 30;
 /** At most this many letters of one word are changed. */
 const MAX_SWAPS = 2;
+/**
+ * Typeset print joins f with the next letter in one glyph (ﬁ ﬂ ﬀ ﬃ ﬄ), which PP-OCRv4 reads as a
+ * lone f ("coeffcients", "frst", "profle"). Ligatures are lower-case only, so only a lower-case f
+ * is expanded; the expansion stays in the f's character, as the glyph is one symbol on the page.
+ */
+const LIGATURE_TAILS = ['i', 'l', 'f', 'fi', 'fl'];
+/** "frst", "feld", "fux": a ligature's word may be short, but three letters are a code more often than a word. */
+const LIGATURE_MIN_LENGTH = 4;
 
-/** Spellings of `word` with up to `MAX_SWAPS` look-alike letters swapped (not `word` itself). */
-function variants(word: string): string[] {
-  const positions = [...word].flatMap((c, i) => (c in SWAPS ? [i] : []));
-  const out: string[] = [];
-  const swap = (w: string, i: number) => w.slice(0, i) + SWAPS[w[i]] + w.slice(i + 1);
+/** Spellings of `word`, one text per character, with up to `MAX_SWAPS` look-alike letters swapped (not `word` itself). */
+function swapVariants(chars: readonly string[]): string[][] {
+  if (chars.length < MIN_LENGTH) return [];
+  const positions = chars.flatMap((c, i) => (c in SWAPS ? [i] : []));
+  const out: string[][] = [];
+  const swap = (w: readonly string[], i: number) => w.map((c, k) => (k === i ? SWAPS[c] : c));
   positions.forEach((p, a) => {
-    const once = swap(word, p);
+    const once = swap(chars, p);
     out.push(once);
     if (MAX_SWAPS > 1) for (const q of positions.slice(a + 1)) out.push(swap(once, q));
   });
   return out;
 }
 
-/**
- * The English word an unknown run of letters was meant to be, when one or two misread letters
- * (l for i, o for e, n or h for m) put back give exactly one common word: "converslon" →
- * "conversion", "resoarch" → "research", "AHOUNT" → "AMOUNT". Known words (names included), mixed
- * case, short runs and anything ambiguous are left as read.
- */
-export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): string {
-  const lower = word.toLowerCase();
-  if (
-    word.length < MIN_LENGTH ||
-    word.length > MAX_LENGTH ||
-    !LATIN_LETTERS.test(word) ||
-    !hasOneWordCase(word) ||
-    lexicon.known.has(lower)
-  )
-    return word;
-  const found = [...new Set(variants(word))].filter((v) => lexicon.common.has(v.toLowerCase()));
-  return found.length === 1 ? found[0] : word;
+/** Spellings of `word` with one lower-case f read for a ligature (`LIGATURE_TAILS`). */
+function ligatureVariants(chars: readonly string[]): string[][] {
+  if (chars.length < LIGATURE_MIN_LENGTH) return [];
+  return chars.flatMap((c, i) => (c === 'f' ? LIGATURE_TAILS.map((tail) => chars.map((d, k) => (k === i ? d + tail : d))) : []));
 }
 
 /**
- * The reading with each word that is no English word, but one or two misread letters away from
- * exactly one common word, spelled as that word (`correctLookalikeWord`). Character positions and
- * confidences stay; only the swapped characters' text changes.
+ * The English word an unknown run of letters was meant to be, one text per character read: when
+ * one or two misread letters (l for i, o for e, n or h for m) put back, or one ligature read as f
+ * spelled out, give exactly one common word: "converslon" → "conversion", "resoarch" → "research",
+ * "AHOUNT" → "AMOUNT", "coeffcients" → "coefficients" (the f's character becomes "fi"). Known
+ * words (names included), mixed case, short runs and anything ambiguous are left as read.
+ */
+function correctedChars(chars: readonly string[], lexicon: EnglishLexicon): readonly string[] {
+  const word = chars.join('');
+  if (chars.length > MAX_LENGTH || !LATIN_LETTERS.test(word) || !hasOneWordCase(word) || lexicon.known.has(word.toLowerCase()))
+    return chars;
+  const found = new Map<string, string[]>();
+  for (const v of [...swapVariants(chars), ...ligatureVariants(chars)]) {
+    const spelled = v.join('');
+    if (lexicon.common.has(spelled.toLowerCase())) found.set(spelled, v);
+  }
+  return found.size === 1 ? [...found.values()][0] : chars;
+}
+
+/** `correctedChars` on a word of single letters: the word as it should be spelled. */
+export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): string {
+  return correctedChars([...word], lexicon).join('');
+}
+
+/**
+ * The reading with each word that is no English word, but one or two misread letters or one
+ * ligature away from exactly one common word, spelled as that word (`correctedChars`). Character
+ * positions and confidences stay; only the changed characters' text does.
  *
  * @example correctLookalikeLetters(reading, lexicon).text // "market research" for "markot resoarch"
  */
@@ -68,9 +87,7 @@ export function correctLookalikeLetters(reading: LineReading, lexicon: EnglishLe
       last = end;
     while (first < last && !LATIN_LETTERS.test(texts[first])) first++;
     while (last > first && !LATIN_LETTERS.test(texts[last - 1])) last--;
-    const word = texts.slice(first, last).join('');
-    const corrected = correctLookalikeWord(word, lexicon);
-    if (corrected !== word) [...corrected].forEach((c, k) => (fixed[first + k] = c));
+    correctedChars(texts.slice(first, last), lexicon).forEach((c, k) => (fixed[first + k] = c));
   }
   return withCharTexts(reading, fixed);
 }
