@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { fixture } from '../../../test/fixtures/images/fixtures.ts';
 import { decodeImage } from '../decode/decode-image.ts';
-import { DEFAULT_SIZING, detectText, planAtScale, planDetection } from './detect-text.ts';
+import { DEFAULT_SIZING, detectText, planAtScale, planDetection, STRIP_VALUES } from './detect-text.ts';
 import { loadModels, type OcrModels } from '../models/models.ts';
 
 let models: OcrModels;
@@ -50,6 +50,29 @@ test('a big page with large text is detected from the cheap probe, with the same
       return c.x >= Math.min(...xs) && c.x <= Math.max(...xs) && c.y >= Math.min(...ys) && c.y <= Math.max(...ys);
     });
     assert.ok(inside, `full-size box at ${JSON.stringify(c)} is covered`);
+  }
+});
+
+test('a page detected in strips gives the boxes of the page detected whole', async () => {
+  const page = await sharp(fixture('page.png')).resize({ width: 2400 }).png().toBuffer();
+  const image = await decodeImage(new Uint8Array(page));
+  const sizing = { ...DEFAULT_SIZING, probeAbovePixels: Infinity };
+  const plan = planDetection(image.width, image.height, sizing);
+  assert.ok(3 * plan.tensorWidth * plan.tensorHeight > 2 * STRIP_VALUES, 'three strips or more');
+  const strips = await detectText(image, models.detector, { sizing });
+  const whole = await detectText(image, models.detector, { sizing, stripValues: Infinity });
+  // The detector's squeeze-and-excitation blocks weigh channels by their mean over the whole input,
+  // so a strip's map is close to the page's, not equal: a line may split at another word gap.
+  assert.ok(Math.abs(strips.length - whole.length) <= 1, `${strips.length} boxes in strips, ${whole.length} whole`);
+  const centre = (b: (typeof whole)[number]) => ({ x: b.box.reduce((s, p) => s + p.x, 0) / 4, y: b.box.reduce((s, p) => s + p.y, 0) / 4 });
+  for (const w of whole) {
+    const c = centre(w);
+    const covered = strips.some(({ box }) => {
+      const xs = box.map((p) => p.x),
+        ys = box.map((p) => p.y);
+      return c.x >= Math.min(...xs) && c.x <= Math.max(...xs) && c.y >= Math.min(...ys) && c.y <= Math.max(...ys);
+    });
+    assert.ok(covered, `box at ${JSON.stringify(c)} is found in strips`);
   }
 });
 

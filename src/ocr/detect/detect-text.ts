@@ -120,6 +120,8 @@ export interface DetectOptions {
   db?: DbParams;
   /** Look once more, enlarged, when nothing is found (default); the warm-up's blank page has no use for it. */
   secondLook?: boolean;
+  /** Most input values per detector run (`STRIP_VALUES`); larger inputs are detected in strips. */
+  stripValues?: number;
 }
 
 /**
@@ -168,17 +170,61 @@ function medianBoxHeight(boxes: readonly TextBox[]): number {
   return heights.length === 0 ? 0 : heights[Math.floor(heights.length / 2)];
 }
 
+/**
+ * The largest detector input run at once (a 1280×736 photo: 2.8 M values). A page detected at
+ * 2016 px is up to 12 M values, and its feature maps took ~0.5 GB for the length of the call: it is
+ * run in horizontal strips instead, each within this size, so every detection fits the memory the
+ * photos' arena already holds, and runs faster in it (docs/decisions.md).
+ */
+export const STRIP_VALUES = 3_000_000;
+/**
+ * Rows of context above and below each strip, dropped from its output: the detector's map at a row
+ * depends on the image around it. A strip's map is close to the page's, not equal (the detector's
+ * squeeze-and-excitation blocks weigh channels by their mean over the whole input): on ocr-dev's
+ * pages 0–3 boxes of 120–350 differ, and every kind's score held or rose (docs/decisions.md).
+ */
+const STRIP_CONTEXT = 64;
+
+/** The detector's probability map for a `3 × height × width` input, in strips when it is large. */
+async function probabilityMap(
+  input: Float32Array,
+  width: number,
+  height: number,
+  detector: OnnxModel,
+  stripValues: number,
+): Promise<{ map: Float32Array; width: number; height: number }> {
+  const stripRows = Math.floor(stripValues / (3 * width) / STRIDE) * STRIDE;
+  const core = stripRows - 2 * STRIP_CONTEXT;
+  if (3 * width * height <= stripValues || core < STRIDE) {
+    const output = await detector.run(input, [1, 3, height, width]);
+    return { map: output.data, width: output.dims[3], height: output.dims[2] };
+  }
+  const map = new Float32Array(width * height);
+  const plane = width * height;
+  for (let top = 0; top < height; top += core) {
+    const from = Math.max(0, top - STRIP_CONTEXT);
+    const to = Math.min(height, top + core + STRIP_CONTEXT);
+    const rows = to - from;
+    const strip = scratchFloats('detector strip', 3 * rows * width);
+    for (let c = 0; c < 3; c++) strip.set(input.subarray(c * plane + from * width, c * plane + to * width), c * rows * width);
+    const output = await detector.run(strip, [1, 3, rows, width]);
+    const keep = Math.min(core, height - top);
+    map.set(output.data.subarray((top - from) * width, (top - from + keep) * width), top * width);
+  }
+  return { map, width, height };
+}
+
 async function detectAt(image: DecodedImage, plan: DetectionPlan, detector: OnnxModel, options: DetectOptions): Promise<TextBox[]> {
   const input = await detectorInput(image, plan);
-  const output = await detector.run(input, [1, 3, plan.tensorHeight, plan.tensorWidth]);
-  const [, , mapHeight, mapWidth] = output.dims;
+  const strip = options.stripValues ?? STRIP_VALUES;
+  const { map, width: mapWidth, height: mapHeight } = await probabilityMap(input, plan.tensorWidth, plan.tensorHeight, detector, strip);
   const db = options.db ?? DEFAULT_DB_PARAMS;
-  let found = dbPostprocess(output.data, mapWidth, mapHeight, db);
+  let found = dbPostprocess(map, mapWidth, mapHeight, db);
   // Nothing is the worst answer: dense print (a line of Arabic with its marks) can leave holes in the
   // map that pull a real line's mean under `boxThresh`. Then the weaker candidates are read, and the
   // recognizer's confidence decides (on ocr-dev, two clean Arabic lines came back empty).
   if (found.length === 0)
-    found = dbPostprocess(output.data, mapWidth, mapHeight, { ...db, boxThresh: Math.min(db.boxThresh, FALLBACK_BOX_THRESH) });
+    found = dbPostprocess(map, mapWidth, mapHeight, { ...db, boxThresh: Math.min(db.boxThresh, FALLBACK_BOX_THRESH) });
   const sx = image.width / plan.width;
   const sy = image.height / plan.height;
   const clampX = (x: number) => Math.min(image.width, Math.max(0, x));

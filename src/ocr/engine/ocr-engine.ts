@@ -7,7 +7,6 @@ import 'sharp';
 import { headerPixels } from '../decode/image-header.ts';
 import type { OcrOptions, OcrOutcome } from '../ocr-types.ts';
 import type { OcrTask, OcrWorkerData } from './ocr-worker.ts';
-import { SharedTurn } from './shared-turn.ts';
 import { TaskControl } from './task-control.ts';
 
 /**
@@ -104,15 +103,10 @@ export function workerExecArgv(): string[] {
 }
 
 export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
-  // One full-size detection at a time across the workers (`shared-turn.ts`).
-  const largeTurn = new SharedTurn();
-  let lastTaskId = 0;
-  const nextTaskId = () => (lastTaskId = (lastTaskId % 0x7fffffff) + 1);
   const workerData: OcrWorkerData = {
     threads: opts.threads,
     recognizerPrecision: opts.recognizerPrecision,
     modelCacheDir: opts.modelCacheDir,
-    largeTurn: largeTurn.buffer,
   };
   const pool = new Piscina<OcrTask, OcrOutcome | null>({
     filename: WORKER_URL.href,
@@ -158,7 +152,6 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     });
     const timeoutMs = runOptions?.timeoutMs ?? opts.imageTimeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS;
     const timedOut: OcrOutcome = { ok: false, code: 'TIMEOUT', message: `Text recognition took longer than ${timeoutMs} ms.` };
-    const id = nextTaskId();
     const control = new TaskControl();
     // At the deadline the caller is answered at once. The worker is terminated (piscina does so on
     // abort: the only way to stop a decoder that does not return, and its memory goes with it) unless
@@ -175,7 +168,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     }, timeoutMs);
     const worked = pool
       .run(
-        { id, control: control.buffer, kind: 'ocr', image: bytes, options, profile: opts.profile === true, ablate: opts.ablate === true },
+        { control: control.buffer, kind: 'ocr', image: bytes, options, profile: opts.profile === true, ablate: opts.ablate === true },
         { transferList: [bytes.buffer], signal: terminate.signal },
       )
       .then(
@@ -185,8 +178,6 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
       )
       .finally(() => {
         clearTimeout(timer);
-        // A worker terminated (or crashed) in its turn cannot give it back itself.
-        largeTurn.give(id);
         running -= 1;
         runningPixels -= pixels;
         taken -= 1;
@@ -226,7 +217,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   async function ready(): Promise<void> {
     // One warm-up task per worker, sent together so the pool spawns them all.
     const outcomes = await Promise.all(
-      Array.from({ length: opts.workers }, () => pool.run({ id: nextTaskId(), control: new TaskControl().buffer, kind: 'warm' })),
+      Array.from({ length: opts.workers }, () => pool.run({ control: new TaskControl().buffer, kind: 'warm' })),
     );
     const failed = outcomes.find((o) => o !== null && !o.ok);
     if (failed && !failed.ok) throw new Error(`The OCR models could not be loaded: ${failed.message}`);

@@ -8,16 +8,14 @@ import { runOcr, type OcrPipelineDeps } from '../ocr-pipeline.ts';
 import type { OcrOptions, OcrOutcome } from '../ocr-types.ts';
 import { createPaddleRecognizer } from '../recognize/recognize-text.ts';
 import { createLanguageRouter } from '../recognize/route-recognizer.ts';
-import { SharedTurn } from './shared-turn.ts';
 import { TaskControl } from './task-control.ts';
 import { warmUp } from './warm-up.ts';
 
 /**
  * What the engine sends a worker: an image to read, or a request to load and warm up the models now.
- * `id` (from 1, unique in the engine) holds the shared turn while the task is in it; `control` is
- * the task's `TaskControl`, by which the engine stops it at its deadline.
+ * `control` is the task's `TaskControl`, by which the engine stops it at its deadline.
  */
-export type OcrTask = { id: number; control: SharedArrayBuffer } & (
+export type OcrTask = { control: SharedArrayBuffer } & (
   | { kind: 'ocr'; image: Uint8Array; options: OcrOptions; profile: boolean; ablate?: boolean }
   | { kind: 'warm' }
 );
@@ -26,38 +24,27 @@ export interface OcrWorkerData {
   threads: number;
   recognizerPrecision?: RecognizerPrecision;
   modelCacheDir?: string;
-  /** The engine's `SharedTurn` for full-size detections. */
-  largeTurn: SharedArrayBuffer;
 }
 
 // Decoded images are used once: libvips' operation cache would only hold on to memory.
 sharp.cache(false);
 
-const largeTurn = new SharedTurn((workerData as OcrWorkerData).largeTurn);
-/** The task this worker is running (one at a time). */
-let current: { id: number; control: TaskControl } | undefined;
+/** The control of the task this worker is running (one at a time). */
+let current: TaskControl | undefined;
 
-/**
- * Every onnxruntime call (loading, inference) goes through here: it runs inside a native section
- * of the current task (`task-control.ts`), and a full-size detection also in the shared turn.
- */
-async function native<T>(run: () => Promise<T>, large = false): Promise<T> {
-  if (!current) return run();
-  const { id, control } = current;
+/** Every onnxruntime call (loading, inference) goes through here: it runs inside a native section of the current task (`task-control.ts`). */
+async function native<T>(run: () => Promise<T>): Promise<T> {
+  const control = current;
+  if (!control) return run();
   const stopped = () => new OcrFailure('TIMEOUT', 'Text recognition was stopped at its deadline.');
-  if (large) await largeTurn.take(id);
-  try {
-    if (!control.enterNative()) throw stopped();
-    const outcome = await run().then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
-    if (!control.leaveNative()) throw stopped();
-    if ('error' in outcome) throw outcome.error;
-    return outcome.value;
-  } finally {
-    if (large) largeTurn.give(id);
-  }
+  if (!control.enterNative()) throw stopped();
+  const outcome = await run().then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!control.leaveNative()) throw stopped();
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 /** This worker thread's models, loaded by the first task (so idle apps never pay for them). */
@@ -80,7 +67,7 @@ function pipelineDeps(): Promise<OcrPipelineDeps> {
 
 /** The piscina entry: never throws, answers with a discriminated `OcrOutcome`. */
 export default async function ocrWorker(task: OcrTask): Promise<OcrOutcome | null> {
-  current = { id: task.id, control: new TaskControl(task.control) };
+  current = new TaskControl(task.control);
   try {
     // Loading creates the sessions: native too. A task stopped meanwhile leaves the load to the next.
     const ready = await native(pipelineDeps);

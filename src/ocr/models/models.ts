@@ -42,15 +42,11 @@ export interface LoadModelsOptions {
    * (`recognize-text.ts`).
    */
   recognizerPrecision?: RecognizerPrecision;
-  /**
-   * Wraps every inference: the worker marks it as native for its deadline (`task-control.ts`) and
-   * runs `large` ones (full-size detections, on the session without arena: `DETECTOR_ARENA_UP_TO`)
-   * in the engine's `SharedTurn`, one at a time in the process.
-   */
+  /** Wraps every inference: the worker marks it as native for its deadline (`task-control.ts`). */
   native?: NativeRunner;
 }
 
-export type NativeRunner = <T>(run: () => Promise<T>, large: boolean) => Promise<T>;
+export type NativeRunner = <T>(run: () => Promise<T>) => Promise<T>;
 
 const FILES = {
   detector: 'ch_PP-OCRv4_det_infer.onnx',
@@ -80,11 +76,6 @@ export function rewriteModel(bytes: Uint8Array, options: { topClass?: boolean } 
 
 interface LoadModelOptions {
   topClass?: boolean;
-  /**
-   * Inputs of at most this many elements run on a session with onnxruntime's memory arena, larger
-   * ones on a session without (memory given back after each run); undefined: every input on the arena.
-   */
-  arenaUpTo?: number;
   /** False: no memory arena at all (default true). */
   arena?: boolean;
   native?: NativeRunner;
@@ -124,23 +115,18 @@ async function loadInt8Recognizer(
 async function openModel(bytes: Uint8Array, threads: number, options: LoadModelOptions): Promise<LoadedModel> {
   const native: NativeRunner = options.native ?? ((run) => run());
   const session = await createSession(bytes, threads, options.arena ?? true);
-  const large = options.arenaUpTo === undefined ? undefined : await createSession(bytes, threads, false);
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
   const model: OnnxModel = {
     async run(input, dims) {
       const feeds = { [inputName]: new ort.Tensor('float32', input, dims) };
-      const isLarge = large !== undefined && dims.reduce((n, d) => n * d, 1) > options.arenaUpTo!;
-      const output = await native(() => (isLarge ? large.run(feeds) : session.run(feeds)), isLarge);
+      const output = await native(() => session.run(feeds));
       const tensor = output[outputName];
       return { data: tensor.data as Float32Array, dims: tensor.dims };
     },
   };
-  return { model, release: async () => void (await Promise.all([session.release(), large?.release()])) };
+  return { model, release: () => session.release() };
 }
-
-/** A 1280×736 photo's detector input is 2.8 M values, a page probed at 960 px at most 2.8 M. */
-const DETECTOR_ARENA_UP_TO = 3_000_000;
 
 /**
  * Creates the ONNX sessions and reads the dictionary. Call once per worker thread.
@@ -152,14 +138,12 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
   const threads = options.threads;
   // onnxruntime's memory arena keeps the largest allocations it has seen, for the session's life.
   // Without it, every detection pays fresh page faults for its feature maps (measured 25 % slower
-  // on a 1280×720 photo); with it, one worker that had read a few pages held ~0.7 GB more (ocr-dev,
-  // detection alone, 200 images: 477 → 1 174 MB; without arena or memory pattern: 442 → 604 MB).
-  // So photos and the cheap probe of a page (≤ 3 M input values, `DETECTOR_ARENA_UP_TO`) run on the
-  // arena, and full-size pages on a second session without one. The recognizer's batches are
-  // bounded instead (`maxLinesTimesWidthSquared` in recognize-text.ts).
+  // on a 1280×720 photo); with it, one worker that had read a few pages held ~0.7 GB more. So no
+  // detector input is larger than a photo's (pages are detected in strips: `detect-text.ts`), and
+  // the recognizer's batches are bounded (`maxLinesTimesWidthSquared` in recognize-text.ts).
   const recognizerFile = path.join(dir, FILES.recognizer);
   const [detector, classifier, recognizer, recognizerInt8, keys] = await Promise.all([
-    loadModel(path.join(dir, FILES.detector), threads, { arenaUpTo: DETECTOR_ARENA_UP_TO, native: options.native }),
+    loadModel(path.join(dir, FILES.detector), threads, { native: options.native }),
     loadModel(path.join(dir, FILES.classifier), threads, { native: options.native }),
     // Beside the int8 form the fp32 recognizer reads only photos and doubtful lines: without its arena (−85 MB per node, +2 % time).
     loadModel(recognizerFile, threads, { native: options.native, topClass: true, arena: options.recognizerPrecision !== 'int8' }),
