@@ -5,7 +5,8 @@ import { FIXTURE_TEXT, fixture } from '../../../test/fixtures/images/fixtures.ts
 import { decodeImage } from '../decode/decode-image.ts';
 import { loadModels, type OcrModels, type OnnxModel } from '../models/models.ts';
 import type { Quad } from '../ocr-types.ts';
-import { createPaddleRecognizer, DEFAULT_BATCHING, planBatches, recognizeLines } from './recognize-text.ts';
+import { detectText } from '../detect/detect-text.ts';
+import { createPaddleRecognizer, recognizeLines } from './recognize-text.ts';
 
 let models: OcrModels;
 before(async () => {
@@ -13,40 +14,16 @@ before(async () => {
 });
 after(() => models.release());
 
-test('batches hold every line once, at most maxBatch, padded by at most maxPadding', () => {
-  const widths = Array.from({ length: 200 }, (_, i) => 40 + ((i * 7919) % 1500));
-  const batches = planBatches(widths);
-  assert.deepEqual(
-    batches.flatMap((b) => b.indices).sort((a, b) => a - b),
-    widths.map((_, i) => i),
-  );
-  for (const b of batches) {
-    assert.ok(b.indices.length <= DEFAULT_BATCHING.maxBatch);
-    const cols = b.widths.reduce((s, w) => s + Math.max(w, DEFAULT_BATCHING.minWidth), 0);
-    assert.ok(
-      b.tensorWidth * b.indices.length <= cols * (1 + DEFAULT_BATCHING.maxPadding) + 1e-9,
-      `${b.tensorWidth} × ${b.indices.length} vs ${cols}`,
-    );
+test('a line reads the same alone and among other lines', async () => {
+  const image = await decodeImage(fixture('page.png'));
+  const boxes = (await detectText(image, models.detector)).map((b) => b.box);
+  assert.ok(boxes.length >= 3, `${boxes.length} lines`);
+  const together = await recognizeLines(image, boxes, models.recognizer, models.dictionary);
+  for (const [i, box] of boxes.entries()) {
+    const [alone] = await recognizeLines(image, [box], models.recognizer, models.dictionary);
+    assert.equal(alone.text, together[i].text);
+    assert.equal(alone.confidence, together[i].confidence);
   }
-  assert.deepEqual(planBatches([]), []);
-});
-
-test('wide lines go in smaller batches: lines × width² stays within the bound (a line wider than it goes alone)', () => {
-  const bound = DEFAULT_BATCHING.maxLinesTimesWidthSquared!;
-  const widths = [
-    ...Array.from({ length: 16 }, () => 2000),
-    ...Array.from({ length: 3 }, () => 5000),
-    ...Array.from({ length: 16 }, () => 600),
-  ];
-  const batches = planBatches(widths);
-  assert.deepEqual(
-    batches.flatMap((b) => b.indices).sort((a, b) => a - b),
-    widths.map((_, i) => i),
-  );
-  for (const b of batches)
-    assert.ok(b.indices.length === 1 || b.indices.length * b.tensorWidth ** 2 <= bound, `${b.indices.length} × ${b.tensorWidth}`);
-  assert.equal(batches.filter((b) => b.tensorWidth === 5000).length, 3);
-  assert.equal(batches.find((b) => b.tensorWidth === 600)?.indices.length, DEFAULT_BATCHING.maxBatch);
 });
 
 test('a long line (drawn smaller inside the 48 rows) reads like a short one', async () => {
