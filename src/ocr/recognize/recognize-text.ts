@@ -57,9 +57,9 @@ function fillTensor(tensor: Float32Array, rgb: Uint8Array, width: number, tensor
 
 /**
  * Reads each quad (corner 0→1 = reading direction) with the PP-OCRv4 recognizer, one line per run.
- * Batches of lines padded to their widest were no faster on one CPU thread and made a line's reading
- * depend on its neighbours (the recognizer's attention sees the padding), and the memory arena kept
- * the largest batch: read alone, ocr-dev took 7 % less recognition time and the soak ~150 MB less.
+ * Batches of lines padded to their widest were no faster on one CPU thread, made a line's reading
+ * depend on its neighbours (the recognizer's attention sees the padding) and left the memory arena
+ * holding the largest batch: read alone, with its blank, ocr-dev took the same time and ~150 MB less.
  *
  * @example const readings = await recognizeLines(image, quads, models.recognizer, models.dictionary);
  */
