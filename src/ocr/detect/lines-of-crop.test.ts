@@ -16,6 +16,9 @@ test('word and line crops are told from photos and pages by their size', () => {
   assert.ok(isCrop({ width: 60, height: 900 }));
   assert.ok(!isCrop({ width: 1280, height: 720 }));
   assert.ok(!isCrop({ width: 300, height: 260 }));
+  // Hostile strips (a decompression bomb 60 000 px long) are no line to read whole.
+  assert.ok(!isCrop({ width: 60_000, height: 10 }));
+  assert.ok(!isCrop({ width: 256, height: 1 }));
 });
 
 test('on a crop, rows of slivers (LED dots) are texture; one line-sized box keeps them all', () => {

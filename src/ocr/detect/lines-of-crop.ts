@@ -5,6 +5,11 @@ import { quadSize } from '../recognize/crop-line.ts';
 const CROP_MAX_SIDE = 256;
 const CROP_MAX_SHORT_SIDE = 200;
 /**
+ * A crop read whole is one recognizer input of 48 rows: a printed line is at most ~35 times as long as
+ * tall (ocr-dev's scanned lines), while a 60 000 × 10 bomb read whole would ask for gigabytes.
+ */
+const CROP_MAX_ASPECT = 64;
+/**
  * On a crop the text fills much of its height. When every box found is thinner than this share of
  * it, the detector has found a texture (the dots of an LED sign, a grille), not lines: such boxes
  * are read as confident noise, while the crop read whole is the word.
@@ -13,7 +18,9 @@ const CROP_MIN_LINE_SHARE = 0.1;
 
 /** Whether an image of this size is a word or line crop, read whole when no line is found on it. */
 export function isCrop(size: { width: number; height: number }): boolean {
-  return Math.max(size.width, size.height) <= CROP_MAX_SIDE || Math.min(size.width, size.height) <= CROP_MAX_SHORT_SIDE;
+  const long = Math.max(size.width, size.height),
+    short = Math.min(size.width, size.height);
+  return (long <= CROP_MAX_SIDE || short <= CROP_MAX_SHORT_SIDE) && long <= CROP_MAX_ASPECT * Math.max(1, short);
 }
 
 /**

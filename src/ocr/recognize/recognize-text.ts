@@ -27,6 +27,11 @@ function cropHeightOf(quad: Quad, shrinkLongLines: boolean): number {
 /** Narrowest input: very short crops (a digit, a word) get blank columns up to this. */
 const MIN_WIDTH = 96;
 /**
+ * Widest input: the recognizer's attention is quadratic in the width (a 24 000-column input took
+ * gigabytes). A page line at 38 rows is ~4 000 columns; anything longer is squeezed to this.
+ */
+const MAX_WIDTH = 8192;
+/**
  * Blank columns after every line, one text height: the recognizer was trained on crops padded on
  * the right (to 320 columns), and reads a line's last letters better with a blank after them
  * (ocr-dev forms 78.2 / 82.8 → 78.7 / 83.5, documents 96.9 / 96.5 → 97.2 / 96.6 on tune / check).
@@ -74,7 +79,7 @@ export async function recognizeLines(
   const readings: LineReading[] = [];
   for (const quad of lines) {
     const height = cropHeightOf(quad, shrink);
-    const width = scaledWidth(quad, height);
+    const width = scaledWidth(quad, height, MAX_WIDTH);
     const tw = Math.max(MIN_WIDTH, width) + TRAILING_BLANK;
     const tensor = scratchFloats('recognizer input', 3 * REC_HEIGHT * tw);
     const crop = cropLine(image, quad, width, height);
