@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { fixture } from '../../../test/fixtures/images/fixtures.ts';
 import { decodeImage } from '../decode/decode-image.ts';
-import { DEFAULT_SIZING, detectText, planAtScale, planDetection, STRIP_VALUES } from './detect-text.ts';
+import { DEFAULT_SIZING, detectText, planAtScale, planDetection, STRIP_VALUES, type TextBox } from './detect-text.ts';
 import { loadModels, type OcrModels } from '../models/models.ts';
 
 let models: OcrModels;
@@ -32,30 +32,38 @@ test('plans are whole multiples of the detector stride at any scale', () => {
   assert.deepEqual(planDetection(98, 48), planAtScale(98, 48, 2));
 });
 
-test('a big page with large text is detected from the cheap probe, with the same boxes as at full size', async () => {
+/** The page fixture enlarged to 2 400 px wide: above the probe's threshold and the strips' size. */
+async function bigPage() {
   const page = await sharp(fixture('page.png')).resize({ width: 2400 }).png().toBuffer();
-  const image = await decodeImage(new Uint8Array(page));
+  return decodeImage(new Uint8Array(page));
+}
+
+/** Asserts that the centre of every box of `found` lies inside the axis-aligned bounds of some box of `by`. */
+function assertCentresCovered(found: readonly TextBox[], by: readonly TextBox[], what: string): void {
+  for (const { box } of found) {
+    const c = { x: box.reduce((s, p) => s + p.x, 0) / 4, y: box.reduce((s, p) => s + p.y, 0) / 4 };
+    const covered = by.some((b) => {
+      const xs = b.box.map((p) => p.x),
+        ys = b.box.map((p) => p.y);
+      return c.x >= Math.min(...xs) && c.x <= Math.max(...xs) && c.y >= Math.min(...ys) && c.y <= Math.max(...ys);
+    });
+    assert.ok(covered, `box at ${JSON.stringify(c)} is ${what}`);
+  }
+}
+
+test('a big page with large text is detected from the cheap probe, with the same boxes as at full size', async () => {
+  const image = await bigPage();
   const full = planDetection(image.width, image.height);
   assert.ok(full.tensorWidth * full.tensorHeight > DEFAULT_SIZING.probeAbovePixels, 'the probe applies');
   const probed = await detectText(image, models.detector);
   const direct = await detectText(image, models.detector, { sizing: { ...DEFAULT_SIZING, probeAbovePixels: Infinity } });
   assert.ok(probed.length >= 3, `${probed.length} boxes`);
   // Every box found at full size lies inside one found by the probe (a full-size line may split in two).
-  const centre = (b: (typeof probed)[number]) => ({ x: b.box.reduce((s, p) => s + p.x, 0) / 4, y: b.box.reduce((s, p) => s + p.y, 0) / 4 });
-  for (const d of direct) {
-    const c = centre(d);
-    const inside = probed.some(({ box }) => {
-      const xs = box.map((p) => p.x),
-        ys = box.map((p) => p.y);
-      return c.x >= Math.min(...xs) && c.x <= Math.max(...xs) && c.y >= Math.min(...ys) && c.y <= Math.max(...ys);
-    });
-    assert.ok(inside, `full-size box at ${JSON.stringify(c)} is covered`);
-  }
+  assertCentresCovered(direct, probed, 'found by the probe');
 });
 
 test('a page detected in strips gives the boxes of the page detected whole', async () => {
-  const page = await sharp(fixture('page.png')).resize({ width: 2400 }).png().toBuffer();
-  const image = await decodeImage(new Uint8Array(page));
+  const image = await bigPage();
   const sizing = { ...DEFAULT_SIZING, probeAbovePixels: Infinity };
   const plan = planDetection(image.width, image.height, sizing);
   assert.ok(3 * plan.tensorWidth * plan.tensorHeight > 2 * STRIP_VALUES, 'three strips or more');
@@ -64,16 +72,7 @@ test('a page detected in strips gives the boxes of the page detected whole', asy
   // The detector's squeeze-and-excitation blocks weigh channels by their mean over the whole input,
   // so a strip's map is close to the page's, not equal: a line may split at another word gap.
   assert.ok(Math.abs(strips.length - whole.length) <= 1, `${strips.length} boxes in strips, ${whole.length} whole`);
-  const centre = (b: (typeof whole)[number]) => ({ x: b.box.reduce((s, p) => s + p.x, 0) / 4, y: b.box.reduce((s, p) => s + p.y, 0) / 4 });
-  for (const w of whole) {
-    const c = centre(w);
-    const covered = strips.some(({ box }) => {
-      const xs = box.map((p) => p.x),
-        ys = box.map((p) => p.y);
-      return c.x >= Math.min(...xs) && c.x <= Math.max(...xs) && c.y >= Math.min(...ys) && c.y <= Math.max(...ys);
-    });
-    assert.ok(covered, `box at ${JSON.stringify(c)} is found in strips`);
-  }
+  assertCentresCovered(whole, strips, 'found in strips');
 });
 
 test('a big page with small text is detected again at a larger scale', async () => {
