@@ -96,21 +96,30 @@ export function planAtScale(width: number, height: number, scale: number): Detec
 const MEAN = [0.406, 0.456, 0.485];
 const STD = [0.225, 0.224, 0.229];
 
-async function detectorInput(image: DecodedImage, plan: DetectionPlan): Promise<Float32Array> {
+/** The image resized and padded to the plan's tensor size: `tensorWidth × tensorHeight` RGB bytes. */
+async function detectorPixels(image: DecodedImage, plan: DetectionPlan): Promise<Buffer> {
   const { pad, tensorWidth: tw, tensorHeight: th } = plan;
-  const resized = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
+  return sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
     .resize(plan.width, plan.height, { fit: 'fill' })
     .extend({ top: pad, left: pad, bottom: th - plan.height - pad, right: tw - plan.width - pad, extendWith: 'copy' })
     .raw()
     .toBuffer();
-  const plane = tw * th;
+}
+
+/**
+ * The detector's input for rows `from`–`to` of the padded pixels: planes in BGR order, normalized.
+ * Built per strip, so a page never has a whole-page float input (up to 49 MB) beside its strips.
+ */
+function detectorTensor(pixels: Uint8Array, width: number, from: number, to: number): Float32Array {
+  const plane = width * (to - from);
   const tensor = scratchFloats('detector input', 3 * plane);
+  const offset = from * width;
   for (let c = 0; c < 3; c++) {
     const src = 2 - c; // BGR
     const mean = MEAN[c] * 255,
       inv = 1 / (STD[c] * 255);
     const out = c * plane;
-    for (let i = 0; i < plane; i++) tensor[out + i] = (resized[i * 3 + src] - mean) * inv;
+    for (let i = 0; i < plane; i++) tensor[out + i] = (pixels[(offset + i) * 3 + src] - mean) * inv;
   }
   return tensor;
 }
@@ -185,9 +194,9 @@ export const STRIP_VALUES = 3_000_000;
  */
 const STRIP_CONTEXT = 64;
 
-/** The detector's probability map for a `3 × height × width` input, in strips when it is large. */
+/** The detector's probability map for padded pixels of `width × height`, in strips when they are large. */
 async function probabilityMap(
-  input: Float32Array,
+  pixels: Uint8Array,
   width: number,
   height: number,
   detector: OnnxModel,
@@ -196,18 +205,14 @@ async function probabilityMap(
   const stripRows = Math.floor(stripValues / (3 * width) / STRIDE) * STRIDE;
   const core = stripRows - 2 * STRIP_CONTEXT;
   if (3 * width * height <= stripValues || core < STRIDE) {
-    const output = await detector.run(input, [1, 3, height, width]);
+    const output = await detector.run(detectorTensor(pixels, width, 0, height), [1, 3, height, width]);
     return { map: output.data, width: output.dims[3], height: output.dims[2] };
   }
   const map = new Float32Array(width * height);
-  const plane = width * height;
   for (let top = 0; top < height; top += core) {
     const from = Math.max(0, top - STRIP_CONTEXT);
     const to = Math.min(height, top + core + STRIP_CONTEXT);
-    const rows = to - from;
-    const strip = scratchFloats('detector strip', 3 * rows * width);
-    for (let c = 0; c < 3; c++) strip.set(input.subarray(c * plane + from * width, c * plane + to * width), c * rows * width);
-    const output = await detector.run(strip, [1, 3, rows, width]);
+    const output = await detector.run(detectorTensor(pixels, width, from, to), [1, 3, to - from, width]);
     const keep = Math.min(core, height - top);
     map.set(output.data.subarray((top - from) * width, (top - from + keep) * width), top * width);
   }
@@ -215,9 +220,9 @@ async function probabilityMap(
 }
 
 async function detectAt(image: DecodedImage, plan: DetectionPlan, detector: OnnxModel, options: DetectOptions): Promise<TextBox[]> {
-  const input = await detectorInput(image, plan);
+  const pixels = await detectorPixels(image, plan);
   const strip = options.stripValues ?? STRIP_VALUES;
-  const { map, width: mapWidth, height: mapHeight } = await probabilityMap(input, plan.tensorWidth, plan.tensorHeight, detector, strip);
+  const { map, width: mapWidth, height: mapHeight } = await probabilityMap(pixels, plan.tensorWidth, plan.tensorHeight, detector, strip);
   const db = options.db ?? DEFAULT_DB_PARAMS;
   let found = dbPostprocess(map, mapWidth, mapHeight, db);
   // Nothing is the worst answer: dense print (a line of Arabic with its marks) can leave holes in the
