@@ -6,8 +6,10 @@
  * `../shared/data/ocr-dev` (photos, receipts, forms, full pages, Arabic, Vietnamese, Chinese lines),
  * in a fixed shuffled order, cycled, through `/v1/images:annotate`, `concurrency` (default 2) at a
  * time. Every `every` images (default 100) it prints the server's resident memory (`VmRSS` of
- * /proc/<pid>/status, every thread included), then a Markdown table, the peak (`VmHWM`) and the
- * trend over the last half (least-squares slope, MB per 100 images). `--env` passes settings to
+ * /proc/<pid>/status, every thread included) and the highest RSS read since the last line (it is read
+ * after every image), then a Markdown table, the peak (`VmHWM`) and the trend over the last half: the
+ * least-squares slope of the RSS read after each of those images, MB per 100 images (five readings
+ * a hundred images apart swing ±100 MB with the images in flight; hundreds of readings do not). `--env` passes settings to
  * the server (to measure one suspect at a time). Ctrl-C stops early and still prints the table.
  */
 import fs from 'node:fs';
@@ -77,8 +79,11 @@ const requests = await Promise.all(
   }),
 );
 
+const mb = (b: number) => (b / 2 ** 20).toFixed(0);
 const store = await createStore();
-const samples: Array<{ images: number; rss: number; seconds: number; failed: number }> = [];
+const samples: Array<{ images: number; rss: number; windowMax: number; seconds: number; failed: number }> = [];
+/** RSS after every image: [images done, bytes]. */
+const readings: Array<[number, number]> = [];
 let peak = 0;
 try {
   // Resolves once the models are loaded and warmed up (OCR_WARM).
@@ -91,12 +96,14 @@ try {
   try {
     const keyString = await projectKey(server.url, store.token, store.accountId, false);
     const start = performance.now();
-    samples.push({ images: 0, rss: residentBytes(pid), seconds: 0, failed: 0 });
+    const warm = residentBytes(pid);
+    samples.push({ images: 0, rss: warm, windowMax: warm, seconds: 0, failed: 0 });
     console.error(`server ${pid}: ${(samples[0].rss / 2 ** 20).toFixed(0)} MB after warm-up; ${total} images, ${concurrency} at a time`);
     let next = 0,
       done = 0,
       failed = 0,
-      stopped = false;
+      stopped = false,
+      windowMax = 0;
     // Ctrl-C (SIGINT) ends the soak after the images in flight, and the table is still printed.
     process.once('SIGINT', () => {
       console.error('SIGINT: finishing the images in flight');
@@ -125,11 +132,15 @@ try {
           failed++;
         }
         done++;
+        const rss = residentBytes(pid);
+        readings.push([done, rss]);
+        windowMax = Math.max(windowMax, rss);
         if (done % every === 0 || done === total || (stopped && done === next)) {
-          const sample = { images: done, rss: residentBytes(pid), seconds: (performance.now() - start) / 1000, failed };
+          const sample = { images: done, rss, windowMax, seconds: (performance.now() - start) / 1000, failed };
           samples.push(sample);
+          windowMax = 0;
           console.error(
-            `${String(done).padStart(6)} images  RSS ${(sample.rss / 2 ** 20).toFixed(0).padStart(5)} MB  ${sample.seconds.toFixed(0)} s  ${failed} failed`,
+            `${String(done).padStart(6)} images  RSS ${mb(sample.rss).padStart(5)} MB (max since last ${mb(sample.windowMax).padStart(5)} MB)  ${sample.seconds.toFixed(0)} s  ${failed} failed`,
           );
         }
       }
@@ -143,17 +154,16 @@ try {
   await store.drop();
 }
 
-const mb = (b: number) => (b / 2 ** 20).toFixed(0);
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(`## Soak — ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${cpu}), Node ${process.version}`);
 console.log(
   `${total} ocr-dev images (${records.length} distinct, all kinds, cycled), ${concurrency} at a time, one server (default configuration${values.env.length ? `, ${values.env.join(' ')}` : ''}).\n`,
 );
-console.log('| images | server RSS | elapsed | failed |\n| ---: | ---: | ---: | ---: |');
-for (const s of samples) console.log(`| ${s.images} | ${mb(s.rss)} MB | ${s.seconds.toFixed(0)} s | ${s.failed} |`);
+console.log('| images | server RSS | highest since the row above | elapsed | failed |\n| ---: | ---: | ---: | ---: | ---: |');
+for (const s of samples) console.log(`| ${s.images} | ${mb(s.rss)} MB | ${mb(s.windowMax)} MB | ${s.seconds.toFixed(0)} s | ${s.failed} |`);
 const last = samples[samples.length - 1];
-const tail = samples.filter((s) => s.images >= last.images / 2);
-const trend = slope(tail.map((s) => [s.images / 100, s.rss / 2 ** 20]));
+const tail = readings.filter(([images]) => images > last.images / 2);
+const trend = slope(tail.map(([images, rss]) => [images / 100, rss / 2 ** 20]));
 console.log(
-  `\nPeak RSS ${mb(peak)} MB, final ${mb(last.rss)} MB; trend over the last ${last.images - tail[0].images} images: ${trend >= 0 ? '+' : ''}${trend.toFixed(1)} MB per 100 images.`,
+  `\nPeak RSS ${mb(peak)} MB, final ${mb(last.rss)} MB; trend over the last ${tail.length} images (RSS after each): ${trend >= 0 ? '+' : ''}${trend.toFixed(1)} MB per 100 images.`,
 );
