@@ -1,9 +1,9 @@
 const buffers = new Map<string, Float32Array>();
 
 /**
- * Inputs up to this many floats (a 1280×736 detection: 2.8 M) reuse a kept buffer; larger ones (a
- * page detected at 2016 px: up to 12 M, 49 MB) are allocated for the call and left to the garbage
- * collector, so a worker does not hold its largest page's input for ever.
+ * Inputs up to this many floats (a 1280×736 detection or a page's strip: ≤ 3 M; the longest
+ * recognizer line: 1.2 M) reuse a kept buffer; anything larger is allocated for the call and left to
+ * the garbage collector, so a worker never holds an outsized input for ever.
  */
 const KEEP_UP_TO = 3_000_000;
 
