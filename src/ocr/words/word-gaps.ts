@@ -16,11 +16,9 @@ export interface WordGapParams {
   overMedian: number;
   /** Extra width asked of a gap next to a narrow glyph (1, I, l, punctuation). */
   narrowExtra: number;
-  /** A space the recognizer emitted is kept when its blank is at least this share of the word-gap threshold. */
-  keepShare: number;
 }
 
-export const DEFAULT_WORD_GAP_PARAMS: WordGapParams = { minGap: 0.28, overMedian: 0.15, narrowExtra: 0.1, keepShare: 0.6 };
+export const DEFAULT_WORD_GAP_PARAMS: WordGapParams = { minGap: 0.28, overMedian: 0.15, narrowExtra: 0.1 };
 
 /** The widest blank run whose centre lies strictly between two character peaks (crop pixels). */
 function widestGapBetween(gaps: readonly ColumnRun[], a: number, b: number): ColumnRun | undefined {
@@ -41,14 +39,14 @@ function median(values: readonly number[]): number {
 const isSpace = (t: string) => t.trim() === '';
 
 /**
- * Word segmentation from the picture rather than from CTC timing: PP-OCRv4's Chinese recognizer
- * drops spaces between Latin words ("TAXINVOICE") and sometimes invents them ("TERIM A"). On the
- * crop the recognizer read, the blank column runs between two characters' CTC peaks are measured in
- * text heights; letter gaps of a line form one group and word gaps are clearly wider (≥ `minGap` and
- * ≥ the line's median letter gap + `overMedian`, more next to narrow glyphs whose cell is mostly
- * blank in monospace print). A space is inserted at such a gap and a recognizer space is dropped
- * where no blank of at least `keepShare` of that size separates its neighbours; none goes before the
- * separator of a number ("1.35"), and one after its point must be twice as wide. Next to CJK
+ * Word segmentation from the picture as well as from CTC timing: PP-OCRv4's Chinese recognizer
+ * drops spaces between Latin words ("TAXINVOICE"). On the crop the recognizer read, the blank column
+ * runs between two characters' CTC peaks are measured in text heights; letter gaps of a line form
+ * one group and word gaps are clearly wider (≥ `minGap` and ≥ the line's median letter gap +
+ * `overMedian`, more next to narrow glyphs whose cell is mostly blank in monospace print). A space is
+ * inserted at such a gap; none goes before the separator of a number ("1.35"), and one after its
+ * point must be twice as wide. The recognizer's own spaces stand: dropping those the ink did not
+ * confirm lost more words than it mended (sign lettering, form fields; `--ablate`, docs/decisions.md). Next to CJK
  * characters nothing changes. Word edges move to the ink: a word's first character starts where
  * its ink starts and its last ends where its ink ends, so word boxes fit the text (CTC peaks sit
  * inside glyphs and their midpoints cut words short).
@@ -148,9 +146,7 @@ function segment(
       const cjk = CJK.test(a.c.text) || CJK.test(b.c.text);
       const narrow = NARROW.test(a.c.text) || NARROW.test(b.c.text);
       const need = (threshold + (narrow ? params.narrowExtra : 0)) * (afterDecimalPoint(glyphs, j) ? AFTER_DECIMAL_POINT : 1);
-      const space =
-        !separatesNumber(glyphs, j) &&
-        (cjk ? followsSpace.has(j) : followsSpace.has(j) ? pair.width >= need * params.keepShare : pair.width >= need);
+      const space = !separatesNumber(glyphs, j) && (followsSpace.has(j) || (!cjk && pair.width >= need));
       if (space) {
         const at = pair.gap ? (pair.gap.start + pair.gap.end) / 2 / width : (a.c.x1 + b.c.x0) / 2;
         out.push({ char: { text: ' ', x0: at, x1: at, confidence: Math.min(a.c.confidence, b.c.confidence) }, peak: NaN, gap: pair.gap });
