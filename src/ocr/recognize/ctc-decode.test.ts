@@ -34,11 +34,8 @@ test('positions are fractions of the line, not of the padded tensor', () => {
   assert.ok(c.x0 < 7 / 8 && c.x1 > 7 / 8 && c.x1 <= 1, JSON.stringify(c));
 });
 
-test('spaces: trimmed at the ends, collapsed, and inserted at wide blank gaps', () => {
+test('spaces: trimmed at the ends and collapsed', () => {
   assert.equal(ctcDecode(probs([4, 1, 4, 4, 0, 4, 2, 4]), 8, DICT).text, 'a b');
-  // a.b..c........a  — the 8-blank gap is far wider than the others: a word break.
-  const path = [1, 0, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1];
-  assert.equal(ctcDecode(probs(path), path.length, DICT).text, 'abc a');
 });
 
 test('an all-blank line reads as nothing', () => {
@@ -46,9 +43,9 @@ test('an all-blank line reads as nothing', () => {
   assert.deepEqual(r, { text: '', confidence: 0, chars: [], centres: [] });
 });
 
-test('centres are the CTC peaks; without gap spaces no space is inserted', () => {
+test('centres are the CTC peaks; blanks alone never make a space (word gaps come from the ink: word-gaps.ts)', () => {
   const path = [1, 0, 0, 0, 0, 0, 2];
-  const r = ctcDecode(probs(path), 7, DICT, 1, false);
+  const r = ctcDecode(probs(path), 7, DICT);
   assert.equal(r.text, 'ab');
   assert.equal(r.centres.length, 2);
   assert.ok(Math.abs(r.centres[0] - 0.5 / 7) < 1e-6 && Math.abs(r.centres[1] - 6.5 / 7) < 1e-6);

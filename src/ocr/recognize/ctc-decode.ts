@@ -16,40 +16,6 @@ interface Run {
   prob: number;
 }
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
-/**
- * PP-OCRv4 often drops the space between words set in narrow fonts (receipts: "PrimaAvenue"), but
- * the gap still shows as a long run of blanks: within a word, characters are 2–3 blank timesteps
- * apart; across a word gap, 5 or more (measured on SROIE receipts and rendered text). A gap of 2
- * more than the line's median (and at least 4) becomes a space, except next to CJK characters,
- * which are written without spaces. Letter-spaced capitals ("I N V O I C E") stay ambiguous.
- */
-function withGapSpaces(runs: Run[], dictionary: readonly string[]): Run[] {
-  const space = dictionary.indexOf(' ');
-  if (space < 0 || runs.length < 2) return runs;
-  const gaps: number[] = [];
-  for (let i = 1; i < runs.length; i++) {
-    if (dictionary[runs[i].index] !== ' ' && dictionary[runs[i - 1].index] !== ' ') gaps.push(runs[i].start - runs[i - 1].end - 1);
-  }
-  if (gaps.length === 0) return runs;
-  const median = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)];
-  const threshold = Math.max(4, median + 2);
-  const out: Run[] = [runs[0]];
-  for (let i = 1; i < runs.length; i++) {
-    const a = runs[i - 1],
-      b = runs[i];
-    const left = dictionary[a.index],
-      right = dictionary[b.index];
-    const gap = b.start - a.end - 1;
-    if (gap >= threshold && left !== ' ' && right !== ' ' && !CJK.test(left) && !CJK.test(right)) {
-      out.push({ index: space, start: a.end + 1, end: b.start - 1, prob: Math.min(a.prob, b.prob) });
-    }
-    out.push(b);
-  }
-  return out;
-}
-
 /**
  * Greedy CTC decoding (Graves et al. 2006): best class per timestep, repeats merged, blanks (class
  * 0) dropped. Each character keeps the timesteps it was emitted at: its position along the line is
@@ -61,13 +27,7 @@ function withGapSpaces(runs: Run[], dictionary: readonly string[]): Run[] {
  * @param contentFraction the share of the tensor width covered by the line (the rest is padding);
  *   positions are returned as fractions of the line itself.
  */
-export function ctcDecode(
-  best: Float32Array,
-  timesteps: number,
-  dictionary: readonly string[],
-  contentFraction = 1,
-  gapSpaces = true,
-): CtcReading {
+export function ctcDecode(best: Float32Array, timesteps: number, dictionary: readonly string[], contentFraction = 1): CtcReading {
   const runs: Run[] = [];
   let previous = 0;
   for (let t = 0; t < timesteps; t++) {
@@ -83,9 +43,7 @@ export function ctcDecode(
     previous = index;
   }
   // Spaces only separate words: none at the ends, never two in a row.
-  const kept = (gapSpaces ? withGapSpaces(runs, dictionary) : runs).filter(
-    (r, i, all) => dictionary[r.index] !== ' ' || (i > 0 && dictionary[all[i - 1].index] !== ' '),
-  );
+  const kept = runs.filter((r, i, all) => dictionary[r.index] !== ' ' || (i > 0 && dictionary[all[i - 1].index] !== ' '));
   while (kept.length > 0 && dictionary[kept[kept.length - 1].index] === ' ') kept.pop();
   while (kept.length > 0 && dictionary[kept[0].index] === ' ') kept.shift();
   if (kept.length === 0) return { text: '', confidence: 0, chars: [], centres: [] };

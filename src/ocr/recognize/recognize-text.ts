@@ -88,7 +88,7 @@ export async function recognizeLines(
     // (probability, class) of the best class per timestep: `top-class-output.ts`.
     const [, timesteps] = output.dims;
     // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink.
-    const reading = ctcDecode(output.data, timesteps, dictionary, width / tw, false);
+    const reading = ctcDecode(output.data, timesteps, dictionary, width / tw);
     readings.push(reading.chars.length > 0 ? { ...reading, ink: inkProfile(crop) } : reading);
   }
   return readings;
