@@ -94,6 +94,14 @@ export function distance(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
+/** The quad's own size: width along corner 0→1, height along 0→3 (PaddleOCR's `get_rotate_crop_image`). */
+export function quadSize(q: Quad): { width: number; height: number } {
+  return {
+    width: Math.max(distance(q[0], q[1]), distance(q[3], q[2])),
+    height: Math.max(distance(q[0], q[3]), distance(q[1], q[2])),
+  };
+}
+
 /** The quad's corners shifted by `k` positions: `rotateQuad(q, 1)` starts at the old corner 1. */
 export function rotateQuad(q: Quad, k: number): Quad {
   return [q[k % 4], q[(k + 1) % 4], q[(k + 2) % 4], q[(k + 3) % 4]];

@@ -1,5 +1,5 @@
 import type { Quad } from '../ocr-types.ts';
-import { quadSize } from '../recognize/crop-line.ts';
+import { quadSize } from '../geometry.ts';
 
 /** An image this small, or this thin, is usually a single word or line (a crop), not a photo or a page. */
 const CROP_MAX_SIDE = 256;

@@ -1,5 +1,5 @@
 import type { DecodedImage } from '../decode/decode-image.ts';
-import { distance } from '../geometry.ts';
+import { quadSize } from '../geometry.ts';
 import type { Quad } from '../ocr-types.ts';
 
 /** An RGB crop of one text line, upright, `height` rows. */
@@ -8,14 +8,6 @@ export interface LineCrop {
   readonly height: number;
   /** Interleaved RGB. */
   readonly rgb: Uint8Array;
-}
-
-/** The quad's own size: width along corner 0→1, height along 0→3 (PaddleOCR's `get_rotate_crop_image`). */
-export function quadSize(q: Quad): { width: number; height: number } {
-  return {
-    width: Math.max(distance(q[0], q[1]), distance(q[3], q[2])),
-    height: Math.max(distance(q[0], q[3]), distance(q[1], q[2])),
-  };
 }
 
 /** Coefficients of the projective map of the unit square onto the quad (Heckbert, "Fundamentals of Texture Mapping", 1989). */

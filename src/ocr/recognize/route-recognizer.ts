@@ -1,4 +1,5 @@
-import { cropLine, quadSize } from './crop-line.ts';
+import { cropLine } from './crop-line.ts';
+import { quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
 import { findLanguage, type Language } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
