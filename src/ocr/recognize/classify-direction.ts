@@ -1,7 +1,6 @@
 import { cropLine } from './crop-line.ts';
-import { quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
-import { rotateQuad } from '../geometry.ts';
+import { quadSize, rotateQuad } from '../geometry.ts';
 import type { OnnxModel } from '../models/models.ts';
 import type { Point, Quad } from '../ocr-types.ts';
 
