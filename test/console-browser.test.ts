@@ -364,7 +364,11 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   skip: skipWithoutChromium(CHROMIUM),
   timeout: 240_000,
 }, async (t: TestContext) => {
+  // Seconds since the start at each step, in the test's report: in CI this test has taken > 240 s where it takes 6 s alone.
+  const start = performance.now();
+  const step = (name: string) => t.diagnostic(`${name}: ${((performance.now() - start) / 1000).toFixed(1)} s`);
   const { base, token } = await startConsole(t);
+  step('server started');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-console-pdf-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const pdfFile = path.join(dir, 'two-pages.pdf');
@@ -385,6 +389,7 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   });
 
   await signIn(page, base, token);
+  step('signed in');
   await page.getByRole('button', { name: 'New project' }).click();
   await page.getByLabel('Project name').fill('Documents');
   await page.getByLabel('Project ID').fill('documents');
@@ -393,9 +398,11 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   await page.locator('#api-ocr-title').getByText('Enabled').waitFor();
   await page.getByRole('link', { name: 'OCR playground' }).click();
   await page.getByRole('heading', { level: 1, name: 'OCR playground' }).waitFor();
+  step('playground open');
 
   await page.locator('#pg-file').setInputFiles(pdfFile);
   t.assert.match(await recognisedText(page), /Morning\s*Harbour/i);
+  step('PDF page 1 read');
   const picker = page.getByLabel('Page', { exact: true });
   t.assert.deepEqual(await picker.locator('option').allTextContents(), ['1 of 2', '2 of 2']);
   // Page 1 is a 612×792 pt sheet; its boxes (normalizedVertices × page size) are inside it.
@@ -416,6 +423,7 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
     .filter({ hasText: /Found \d+ words?/ })
     .waitFor({ timeout: 120_000 });
   const second = await recognisedText(page);
+  step('PDF page 2 read');
   t.assert.match(second, /Evening\s*Lantern/i);
   t.assert.doesNotMatch(second, /Morning/i);
   t.assert.equal(await page.locator('.stage-overlay').getAttribute('viewBox'), '0 0 792 612');
@@ -442,6 +450,7 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
   await page.getByRole('tab', { name: 'Text' }).click();
   await page.locator('#pg-file').setInputFiles(tiffFile);
   await picker.locator('option', { hasText: '1 of 2' }).waitFor({ state: 'attached', timeout: 120_000 });
+  step('TIFF opened');
   await page.waitForFunction(() => /Copper/i.test((document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? ''), null, {
     timeout: 120_000,
   });
@@ -451,5 +460,6 @@ test('console playground: a 2-page PDF through files:annotate, page picker, boxe
     timeout: 120_000,
   });
   t.assert.ok(await inside(), 'TIFF page boxes are drawn within the page');
+  step('TIFF page 2 read');
   t.assert.deepEqual(problems, []);
 });
