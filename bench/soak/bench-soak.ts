@@ -9,8 +9,9 @@
  * /proc/<pid>/status, every thread included) and the highest RSS read since the last line (it is read
  * after every image), then a Markdown table, the peak (`VmHWM`) and the trend over the last half: the
  * least-squares slope of the RSS read after each of those images, MB per 100 images (five readings
- * a hundred images apart swing ±100 MB with the images in flight; hundreds of readings do not). `--env` passes settings to
- * the server (to measure one suspect at a time). Ctrl-C stops early and still prints the table.
+ * a hundred images apart swing ±100 MB with the images in flight; hundreds of readings do not).
+ * `--env` passes settings to the server (to measure one suspect at a time). Ctrl-C stops early and
+ * still prints the table.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -39,17 +39,17 @@ function median(values: readonly number[]): number {
 const isSpace = (t: string) => t.trim() === '';
 
 /**
- * Word segmentation from the picture as well as from CTC timing: PP-OCRv4's Chinese recognizer
- * drops spaces between Latin words ("TAXINVOICE"). On the crop the recognizer read, the blank column
- * runs between two characters' CTC peaks are measured in text heights; letter gaps of a line form
- * one group and word gaps are clearly wider (≥ `minGap` and ≥ the line's median letter gap +
- * `overMedian`, more next to narrow glyphs whose cell is mostly blank in monospace print). A space is
- * inserted at such a gap; none goes before the separator of a number ("1.35"), and one after its
- * point must be twice as wide. The recognizer's own spaces stand: dropping those the ink did not
- * confirm lost more words than it mended (sign lettering, form fields; `--ablate`, docs/decisions.md). Next to CJK
- * characters nothing changes. Word edges move to the ink: a word's first character starts where
- * its ink starts and its last ends where its ink ends, so word boxes fit the text (CTC peaks sit
- * inside glyphs and their midpoints cut words short).
+ * Word gaps the recognizer missed, found in the picture: PP-OCRv4's Chinese recognizer drops spaces
+ * between Latin words ("TAXINVOICE"). On the crop the recognizer read, the blank column runs between
+ * two characters' CTC peaks are measured in text heights; letter gaps of a line form one group and
+ * word gaps are clearly wider (≥ `minGap` and ≥ the line's median letter gap + `overMedian`, more
+ * next to narrow glyphs whose cell is mostly blank in monospace print). A space is inserted at such
+ * a gap, except next to CJK characters; none goes before the separator of a number ("1.35"), and one
+ * after its point must be twice as wide. The recognizer's own spaces stand: dropping those the ink
+ * did not confirm lost more words than it mended (sign lettering, form fields; docs/decisions.md).
+ * Word edges move to the ink: a word's first character starts where its ink starts and its last ends
+ * where its ink ends, so word boxes fit the text (CTC peaks sit inside glyphs and their midpoints cut
+ * words short).
  *
  * @example const reading = refineWordGaps(ctcDecode(best, steps, dictionary, fraction), crop);
  */
