@@ -1,5 +1,5 @@
 /**
- * `npm run bench:soak [-- --images N] [--every N] [--concurrency N] [--env KEY=VALUE …]`
+ * `npm run bench:soak [-- --images N] [--every N] [--concurrency N] [--env KEY=VALUE …] [--log FILE]`
  *
  * Memory of one server under a long mixed load: `npm start`'s entry point (default configuration,
  * glibc malloc settings as the Dockerfile sets them, fresh store from `bench-store.ts`) reads `N` images (default 1 000) of every kind of
@@ -10,8 +10,9 @@
  * after every image), then a Markdown table, the peak (`VmHWM`) and the trend over the last half: the
  * least-squares slope of the RSS read after each of those images, MB per 100 images (five readings
  * a hundred images apart swing ±100 MB with the images in flight; hundreds of readings do not).
- * `--env` passes settings to the server (to measure one suspect at a time). Ctrl-C stops early and
- * still prints the table.
+ * `--env` passes settings to the server (to measure one suspect at a time); `--log` writes each reading
+ * with the image just answered, as JSON lines (to see which images the peaks come with). Ctrl-C stops
+ * early and still prints the table.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,11 +33,14 @@ const { values } = parseArgs({
     every: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '2' },
     env: { type: 'string', multiple: true, default: [] },
+    log: { type: 'string' },
   },
 });
 const total = Number(values.images);
 const every = Number(values.every);
 const concurrency = Number(values.concurrency);
+const log = values.log;
+if (log) fs.writeFileSync(log, '');
 for (const [name, v] of [
   ['--images', total],
   ['--every', every],
@@ -135,6 +139,8 @@ try {
         done++;
         const rss = residentBytes(pid);
         readings.push([done, rss]);
+        if (log)
+          fs.appendFileSync(log, `${JSON.stringify({ images: done, id: order[i % order.length].id, mb: Math.round(rss / 2 ** 20) })}\n`);
         windowMax = Math.max(windowMax, rss);
         if (done % every === 0 || done === total || (stopped && done === next)) {
           const sample = { images: done, rss, windowMax, seconds: (performance.now() - start) / 1000, failed };
