@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test, type TestContext } from 'node:test';
+import sharp from 'sharp';
 import { FIXTURE_TEXT, fixture } from '../../../test/fixtures/images/fixtures.ts';
 import { createOcrEngine } from './ocr-engine.ts';
 import type { OcrOptions } from '../ocr-types.ts';
@@ -63,4 +64,19 @@ test('a closed engine answers instead of hanging', async (t) => {
   await engine.close();
   const outcome = await engine.run(fixture('line.png'), TEXT);
   assert.equal(outcome.ok, false);
+});
+
+test("workers read hinted languages through the engine's one set of Tesseract workers", async (t) => {
+  const engine = engineFor(t, { workers: 2 });
+  const line = async (text: string) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${text.length * 22 + 60}" height="80">
+      <rect width="100%" height="100%" fill="#fff"/><text x="30" y="52" font-family="DejaVu Sans" font-size="32">${text}</text></svg>`;
+    return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+  };
+  const texts = ['Xin chào thế giới', 'Tiếng Việt có dấu'];
+  const outcomes = await Promise.all(texts.map(async (text) => engine.run(await line(text), { mode: 'document', languageHints: ['vi'] })));
+  for (const [i, outcome] of outcomes.entries()) {
+    assert.ok(outcome.ok, JSON.stringify(outcome));
+    assert.equal(outcome.value.text.trim(), texts[i]);
+  }
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
@@ -6,6 +7,8 @@ import { Piscina } from 'piscina';
 import 'sharp';
 import { headerPixels } from '../decode/image-header.ts';
 import type { OcrOptions, OcrOutcome } from '../ocr-types.ts';
+import { serveTesseract } from '../recognize/tesseract/shared-tesseract.ts';
+import { TesseractWorkers } from '../recognize/tesseract/tesseract-workers.ts';
 import type { OcrTask, OcrWorkerData } from './ocr-worker.ts';
 import { TaskControl } from './task-control.ts';
 
@@ -102,11 +105,19 @@ export function workerExecArgv(): string[] {
   return hasTsx ? argv : [...argv, '--import', tsx];
 }
 
+/** Tesseract language sets loaded at once per node (the least recently used idle one is ended beyond). */
+const TESSERACT_SETS = 3;
+
 export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
+  // One set of Tesseract workers for all OCR workers (`shared-tesseract.ts`), on a channel of this engine's own.
+  const tesseractChannel = `legible-tesseract-${randomUUID()}`;
+  const tesseract = new TesseractWorkers({ maxLoaded: TESSERACT_SETS });
+  const tesseractService = serveTesseract(tesseractChannel, tesseract);
   const workerData: OcrWorkerData = {
     threads: opts.threads,
     recognizerPrecision: opts.recognizerPrecision,
     modelCacheDir: opts.modelCacheDir,
+    tesseractChannel,
   };
   const pool = new Piscina<OcrTask, OcrOutcome | null>({
     filename: WORKER_URL.href,
@@ -237,6 +248,8 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     async close() {
       closed = true;
       await pool.destroy();
+      tesseractService.close();
+      await tesseract.close();
     },
   };
 }

@@ -8,6 +8,7 @@ import { runOcr, type OcrPipelineDeps } from '../ocr-pipeline.ts';
 import type { OcrOptions, OcrOutcome } from '../ocr-types.ts';
 import { createPaddleRecognizer } from '../recognize/recognize-text.ts';
 import { createLanguageRouter } from '../recognize/route-recognizer.ts';
+import { tesseractClient } from '../recognize/tesseract/shared-tesseract.ts';
 import { TaskControl } from './task-control.ts';
 import { warmUp } from './warm-up.ts';
 
@@ -24,6 +25,8 @@ export interface OcrWorkerData {
   threads: number;
   recognizerPrecision?: RecognizerPrecision;
   modelCacheDir?: string;
+  /** The broadcast channel of the engine's shared Tesseract workers (`serveTesseract`). */
+  tesseractChannel: string;
 }
 
 // Decoded images are used once: libvips' operation cache would only hold on to memory.
@@ -51,13 +54,14 @@ async function native<T>(run: () => Promise<T>): Promise<T> {
 let deps: Promise<OcrPipelineDeps> | undefined;
 
 function pipelineDeps(): Promise<OcrPipelineDeps> {
-  const { threads, recognizerPrecision, modelCacheDir } = workerData as OcrWorkerData;
+  const { threads, recognizerPrecision, modelCacheDir, tesseractChannel } = workerData as OcrWorkerData;
   deps ??= Promise.all([loadModels({ threads, recognizerPrecision, cacheDir: modelCacheDir, native }), loadEnglishLexicon()]).then(
     ([models, lexicon]) => ({
       models,
-      // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (models load on first use).
-      recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary, { int8: models.recognizerInt8 }))
-        .recognizer,
+      // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (the engine's, shared by its workers).
+      recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary, { int8: models.recognizerInt8 }), {
+        tesseract: tesseractClient(tesseractChannel),
+      }).recognizer,
       buildLayout,
       lexicon,
     }),

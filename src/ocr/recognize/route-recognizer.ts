@@ -8,6 +8,7 @@ import { fuseDiacritics } from './tesseract/fuse-diacritics.ts';
 import { mergeRowQuads } from './tesseract/merge-row-quads.ts';
 import { locateTraineddata } from './tesseract/traineddata-location.ts';
 import { createTesseractRecognizer, type TesseractRecognizer } from './tesseract/tesseract-recognizer.ts';
+import type { TesseractReader } from './tesseract/shared-tesseract.ts';
 import { TesseractWorkers } from './tesseract/tesseract-workers.ts';
 import { refineWordGapsOnInk } from '../words/word-gaps.ts';
 
@@ -204,8 +205,9 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
 }
 
 /**
- * The routed recognizer with its own Tesseract workers, for one OCR worker thread: models load on
- * first use, at most `maxLoaded` language sets stay loaded; `close()` ends the Tesseract threads.
+ * The routed recognizer. With `tesseract` (the node's shared set: `tesseractClient`) it reads through
+ * that; otherwise it has Tesseract workers of its own: models load on first use, at most `maxLoaded`
+ * language sets stay loaded, and `close()` ends the Tesseract threads.
  *
  * @example
  *   const router = createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary));
@@ -214,12 +216,12 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
  */
 export function createLanguageRouter(
   paddle: Recognizer,
-  options: { maxLoaded?: number } = {},
+  options: { maxLoaded?: number; tesseract?: TesseractReader } = {},
 ): { recognizer: Recognizer; close(): Promise<void> } {
-  const workers = new TesseractWorkers({ maxLoaded: options.maxLoaded ?? 3 });
+  const own = options.tesseract ? undefined : new TesseractWorkers({ maxLoaded: options.maxLoaded ?? 3 });
   const recognizer = createRoutedRecognizer({
     paddle,
-    tesseract: createTesseractRecognizer(workers),
+    tesseract: createTesseractRecognizer(options.tesseract ?? own!),
   });
-  return { recognizer, close: () => workers.close() };
+  return { recognizer, close: async () => own?.close() };
 }

@@ -115,3 +115,15 @@ test('a language set unused for idleMs is ended, and loaded again when needed', 
   const [line] = await rec.recognizeLines([crop], ['spa']);
   t.assert.equal(line.text, 'Hola');
 });
+
+test('a language set that read a whole page is ended as soon as the page is read', async (t: TestContext) => {
+  const own = new TesseractWorkers({ maxLoaded: 2, idleMs: 60_000 });
+  t.after(() => own.close());
+  const rec = createTesseractRecognizer(own);
+  const crop = await renderLine('Hola mundo');
+  await rec.recognizeLines([crop], ['spa']);
+  t.assert.deepEqual(own.loaded, ['spa']);
+  const lines = await rec.recognizePage({ ...crop, format: 'png', scale: 1 }, ['spa']);
+  t.assert.deepEqual(own.loaded, []);
+  t.assert.equal(lines.map((l) => l.reading.text).join(' '), 'Hola mundo');
+});

@@ -4,7 +4,7 @@ import type { DecodedImage } from '../../decode/decode-image.ts';
 import type { Quad } from '../../ocr-types.ts';
 import { toTesseractLineImage } from './line-image.ts';
 import { readTesseractLine, type TesseractLineText } from './tesseract-line.ts';
-import type { TesseractWorkers } from './tesseract-workers.ts';
+import type { TesseractReader } from './shared-tesseract.ts';
 
 /**
  * Reads line crops with Tesseract's LSTM models, one crop at a time in page-segmentation mode 7
@@ -29,7 +29,7 @@ export interface TesseractRecognizer {
   ): Promise<Array<{ box: Quad; reading: TesseractLineText }>>;
 }
 
-export function createTesseractRecognizer(workers: TesseractWorkers): TesseractRecognizer {
+export function createTesseractRecognizer(workers: TesseractReader): TesseractRecognizer {
   return {
     async recognizeLines(crops, traineddata) {
       const lines: TesseractLineText[] = [];

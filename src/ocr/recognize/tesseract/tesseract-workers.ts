@@ -22,10 +22,10 @@ interface Entry {
 
 /**
  * tesseract.js workers, one per language set, created on first use and kept warm while used: a
- * model takes ~0.2 s to load and a worker holds ~0.1–0.5 GB, so at most `maxLoaded` sets stay
- * alive, and a set idle for `idleMs` is ended. One
- * instance per OCR worker thread (tesseract.js runs each worker in its own nested thread; its
- * `recognize` calls are queued and run one at a time).
+ * model takes ~0.2 s to load and a worker holds 35–70 MB (a page read: ~120 MB more), so at most
+ * `maxLoaded` sets stay alive, and a set idle for `idleMs` is ended. The OCR engine keeps one
+ * instance for all its workers (`shared-tesseract.ts`); tesseract.js runs each worker in a thread
+ * of its own and queues its `recognize` calls, one at a time.
  *
  * @example
  *   const workers = new TesseractWorkers({ maxLoaded: 3 });
@@ -79,8 +79,20 @@ export class TesseractWorkers {
     } finally {
       entry.busy -= 1;
       entry.lastUsed = ++this.#tick;
-      if (entry.busy === 0) this.#releaseWhenIdle(key, entry);
+      if (entry.busy === 0 && page) this.#end(key, entry);
+      else if (entry.busy === 0) this.#releaseWhenIdle(key, entry);
     }
+  }
+
+  /**
+   * A whole page grows the worker's memory the most (a Fraktur page: ~120 MB more), and pages come
+   * seldom: the worker is ended as soon as its page is read rather than `idleMs` later, so two
+   * workers' pages overlap in memory only while both are being read (docs/decisions.md).
+   */
+  #end(key: string, entry: Entry): void {
+    if (this.#entries.get(key) !== entry) return;
+    this.#entries.delete(key);
+    void entry.worker.then((w) => w.terminate()).catch(() => undefined);
   }
 
   /**
@@ -89,9 +101,7 @@ export class TesseractWorkers {
    */
   #releaseWhenIdle(key: string, entry: Entry): void {
     entry.idle = setTimeout(() => {
-      if (entry.busy > 0 || this.#entries.get(key) !== entry) return;
-      this.#entries.delete(key);
-      void entry.worker.then((w) => w.terminate()).catch(() => undefined);
+      if (entry.busy === 0) this.#end(key, entry);
     }, this.#options.idleMs ?? IDLE_MS);
     entry.idle.unref();
   }

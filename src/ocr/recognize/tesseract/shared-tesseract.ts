@@ -1,0 +1,77 @@
+import { BroadcastChannel, threadId } from 'node:worker_threads';
+import type { Page } from 'tesseract.js';
+import type { TesseractWorkers } from './tesseract-workers.ts';
+
+/** What the Tesseract recognizer asks for: `TesseractWorkers` in the same thread, or the node's shared set through `tesseractClient`. */
+export interface TesseractReader {
+  recognizeLine(traineddata: readonly string[], image: Uint8Array): Promise<Page>;
+  recognizePage(traineddata: readonly string[], image: Uint8Array): Promise<Page>;
+}
+
+type Request = { id: string; page: boolean; traineddata: string[]; image: Uint8Array };
+type Reply = { id: string; page?: Page; error?: string };
+
+const repliesOf = (name: string) => `${name}/replies`;
+/** Requests sent from this thread: with its id, a request's id is unique in the process, whatever client sent it. */
+let asked = 0;
+
+/**
+ * Serves `workers` to every OCR worker thread of the process on the broadcast channel `name`: one
+ * set of Tesseract workers per node instead of one per OCR worker. A loaded language set holds
+ * 35–70 MB (`vie` the most) and a Fraktur page ~120 MB more while it is read, so two OCR workers
+ * each with their own held twice that, and two pages read at once were the soak's peak
+ * (docs/decisions.md, "One set of Tesseract workers per node"). Calls on one set run one at a time.
+ *
+ * @example const service = serveTesseract(name, new TesseractWorkers({ maxLoaded: 3 })); … service.close();
+ */
+export function serveTesseract(name: string, workers: TesseractWorkers): { close(): void } {
+  const requests = new BroadcastChannel(name);
+  const replies = new BroadcastChannel(repliesOf(name));
+  requests.onmessage = (event) => {
+    const { id, page, traineddata, image } = event.data as Request;
+    const read = page ? workers.recognizePage(traineddata, image) : workers.recognizeLine(traineddata, image);
+    read.then(
+      (result) => replies.postMessage({ id, page: result } satisfies Reply),
+      (err: unknown) => replies.postMessage({ id, error: err instanceof Error ? err.message : String(err) } satisfies Reply),
+    );
+  };
+  // The engine closes the service; an idle one must not keep the process alive.
+  requests.unref();
+  replies.unref();
+  return {
+    close() {
+      requests.close();
+      replies.close();
+    },
+  };
+}
+
+/**
+ * The `TesseractReader` of an OCR worker thread: its calls go to the service on `name`
+ * (`serveTesseract`, in the engine's thread). Replies are broadcast to every worker; each keeps its own.
+ */
+export function tesseractClient(name: string): TesseractReader {
+  const requests = new BroadcastChannel(name);
+  const replies = new BroadcastChannel(repliesOf(name));
+  requests.unref();
+  replies.unref();
+  const pending = new Map<string, { resolve(page: Page): void; reject(err: Error): void }>();
+  replies.onmessage = (event) => {
+    const reply = event.data as Reply;
+    const waiting = pending.get(reply.id);
+    if (!waiting) return;
+    pending.delete(reply.id);
+    if (reply.error !== undefined) waiting.reject(new Error(reply.error));
+    else waiting.resolve(reply.page!);
+  };
+  const ask = (page: boolean, traineddata: readonly string[], image: Uint8Array) =>
+    new Promise<Page>((resolve, reject) => {
+      const id = `${threadId}:${++asked}`;
+      pending.set(id, { resolve, reject });
+      requests.postMessage({ id, page, traineddata: [...traineddata], image } satisfies Request);
+    });
+  return {
+    recognizeLine: (traineddata, image) => ask(false, traineddata, image),
+    recognizePage: (traineddata, image) => ask(true, traineddata, image),
+  };
+}
