@@ -41,12 +41,10 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 # glibc keeps up to 8 malloc arenas per core, each holding the freed memory of the biggest image its
 # threads saw: two arenas measured ~90 MB less after warm-up and a lower soak. A fixed mmap threshold
-# gives a page's detection buffers back to the system after each image; transparent huge pages for
-# malloc's memory make faulting those buffers in again cheap (docs/decisions.md, "OCR memory").
+# gives a page's detection buffers back to the system after each image (docs/decisions.md, "OCR memory").
 ENV MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=131072 \
-    MALLOC_TRIM_THRESHOLD_=131072 \
-    GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+    MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
