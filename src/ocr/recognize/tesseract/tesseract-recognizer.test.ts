@@ -127,3 +127,53 @@ test('a language set that read a whole page is ended as soon as the page is read
   t.assert.deepEqual(own.loaded, []);
   t.assert.equal(lines.map((l) => l.reading.text).join(' '), 'Hola mundo');
 });
+
+test('pages and lines asked at once of one language set are each read in their own mode', async (t: TestContext) => {
+  const own = new TesseractWorkers({ maxLoaded: 2, maxPerSet: 2 });
+  t.after(() => own.close());
+  const rec = createTesseractRecognizer(own);
+  const [top, bottom] = [await renderLine('Hola mundo'), await renderLine('Buenos dias')];
+  const width = Math.max(top.width, bottom.width);
+  const rgb = new Uint8Array(width * (top.height + bottom.height) * 3).fill(255);
+  for (const [crop, y0] of [
+    [top, 0],
+    [bottom, top.height],
+  ] as const)
+    for (let y = 0; y < crop.height; y++) rgb.set(crop.rgb.subarray(y * crop.width * 3, (y + 1) * crop.width * 3), (y0 + y) * width * 3);
+  const page = { width, height: top.height + bottom.height, rgb, format: 'png' as const, scale: 1 };
+  await rec.recognizeLines([top], ['spa']);
+  // More pages and a line are asked for while the first page is being read (as two OCR workers do).
+  const first = rec.recognizePage(page, ['spa']);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const [line, ...pages] = await Promise.all([
+    rec.recognizeLines([top], ['spa']),
+    first,
+    rec.recognizePage(page, ['spa']),
+    rec.recognizePage(page, ['spa']),
+  ]);
+  for (const lines of pages)
+    t.assert.deepEqual(
+      lines.map((l) => l.reading.text),
+      ['Hola mundo', 'Buenos dias'],
+    );
+  t.assert.equal(line[0].text, 'Hola mundo');
+});
+
+test('a language set shares one worker between line readers, and adds one for a page read at the same time', async (t: TestContext) => {
+  const own = new TesseractWorkers({ maxLoaded: 2, maxPerSet: 2, idleMs: 60_000 });
+  t.after(() => own.close());
+  const rec = createTesseractRecognizer(own);
+  const [hola, mundo] = [await renderLine('Hola'), await renderLine('mundo')];
+  const lines = Promise.all([rec.recognizeLines([hola], ['spa']), rec.recognizeLines([mundo], ['spa'])]);
+  t.assert.equal(own.workerCount, 1);
+  const [[a], [b]] = await lines;
+  t.assert.deepEqual([a.text, b.text], ['Hola', 'mundo']);
+  const page = rec.recognizePage({ ...hola, format: 'png', scale: 1 }, ['spa']);
+  const line = rec.recognizeLines([mundo], ['spa']);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  t.assert.equal(own.workerCount, 2);
+  const [[read]] = await Promise.all([line, page]);
+  t.assert.equal(read.text, 'mundo');
+  // The worker that read the page is ended; the other stays for the next lines.
+  t.assert.equal(own.workerCount, 1);
+});

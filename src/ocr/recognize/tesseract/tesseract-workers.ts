@@ -4,6 +4,8 @@ import { createTraineddataLinks, locateTraineddata, SYSTEM_TESSDATA_DIRS, type T
 export interface TesseractWorkersOptions {
   /** Language sets (`ara`, `deu+fra`) kept loaded at once; the least recently used idle one is ended beyond it. */
   maxLoaded: number;
+  /** Workers one language set may have at once, for pages read at the same time (default 1). */
+  maxPerSet?: number;
   /** Extra tessdata folders searched after the npm packages. */
   systemDirs?: readonly string[];
   /** A language set unused for this long is ended (its memory given back); default `IDLE_MS`. */
@@ -13,19 +15,33 @@ export interface TesseractWorkersOptions {
 /** Against 60 s, a 400-image mixed soak peaked 1 489 instead of 1 576 MB in the same time (docs/decisions.md). */
 const IDLE_MS = 5_000;
 
-interface Entry {
+interface Instance {
   worker: Promise<Worker>;
+  /** Calls queued or running on it, and how many of them are whole pages (seconds each). */
   busy: number;
+  pages: number;
+  /** The call before the next one: a call's steps (set the mode, read, set it back) must not interleave with another caller's. */
+  turn: Promise<unknown>;
+  /** It has read a whole page since it started: its memory has grown. */
+  grown?: boolean;
+}
+
+interface LanguageSet {
+  instances: Instance[];
   lastUsed: number;
   idle?: NodeJS.Timeout;
 }
 
+const busyOf = (set: LanguageSet) => set.instances.reduce((n, i) => n + i.busy, 0);
+const terminate = (instance: Instance) => void instance.worker.then((w) => w.terminate()).catch(() => undefined);
+
 /**
- * tesseract.js workers, one per language set, created on first use and kept warm while used: a
- * model takes ~0.2 s to load and a worker holds 35–70 MB (a page read: ~120 MB more), so at most
- * `maxLoaded` sets stay alive, and a set idle for `idleMs` is ended. The OCR engine keeps one
- * instance for all its workers (`shared-tesseract.ts`); tesseract.js runs each worker in a thread
- * of its own and queues its `recognize` calls, one at a time.
+ * tesseract.js workers per language set, created on first use and kept warm while used: a model
+ * takes ~0.2 s to load and a worker holds 35–70 MB (a page read: ~120 MB more), so at most
+ * `maxLoaded` sets stay alive, a set idle for `idleMs` is ended, and a set has a second worker only
+ * when pages are read at once. The OCR engine keeps one `TesseractWorkers` for all its
+ * workers (`shared-tesseract.ts`); tesseract.js runs each worker in a thread of its own and queues
+ * its `recognize` calls, one at a time.
  *
  * @example
  *   const workers = new TesseractWorkers({ maxLoaded: 3 });
@@ -34,7 +50,7 @@ interface Entry {
  */
 export class TesseractWorkers {
   readonly #options: TesseractWorkersOptions;
-  readonly #entries = new Map<string, Entry>();
+  readonly #sets = new Map<string, LanguageSet>();
   readonly #links = createTraineddataLinks();
   #tick = 0;
   #closed = false;
@@ -61,64 +77,91 @@ export class TesseractWorkers {
   async #recognize(traineddata: readonly string[], image: Uint8Array, page: boolean): Promise<Page> {
     if (this.#closed) throw new Error('Tesseract workers are closed.');
     const key = [...new Set(traineddata)].join('+');
-    const entry = this.#entries.get(key) ?? this.#create(key);
-    entry.busy += 1;
-    entry.lastUsed = ++this.#tick;
-    clearTimeout(entry.idle);
-    try {
-      const worker = await entry.worker;
+    const set = this.#sets.get(key) ?? this.#create(key);
+    const instance = this.#pick(key, set, page);
+    instance.busy += 1;
+    if (page) instance.pages += 1;
+    set.lastUsed = ++this.#tick;
+    clearTimeout(set.idle);
+    const read = async () => {
+      const worker = await instance.worker;
       const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-      // Calls on one worker run one after the other, so the mode set for a page is back before the next line.
       if (!page) return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
+      instance.grown = true;
       await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
       try {
         return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
       } finally {
         await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE });
       }
+    };
+    // Callers share a worker: a page's mode is set, used and set back before anyone else's call.
+    const turn = instance.turn.then(read);
+    instance.turn = turn.catch(() => undefined);
+    try {
+      return await turn;
     } finally {
-      entry.busy -= 1;
-      entry.lastUsed = ++this.#tick;
-      if (entry.busy === 0 && page) this.#end(key, entry);
-      else if (entry.busy === 0) this.#releaseWhenIdle(key, entry);
+      instance.busy -= 1;
+      if (page) instance.pages -= 1;
+      set.lastUsed = ++this.#tick;
+      if (instance.busy === 0) this.#settle(key, set, instance);
     }
   }
 
   /**
-   * A whole page grows the worker's memory the most (a Fraktur page: ~120 MB more), and pages come
-   * seldom: the worker is ended as soon as its page is read rather than `idleMs` later, so two
-   * workers' pages overlap in memory only while both are being read (docs/decisions.md).
+   * An idle worker of the set; else, for a page or when every worker is reading a page, a new one
+   * while the set has fewer than `maxPerSet` (a page takes seconds, loading a set ~0.3 s); else the
+   * least busy: lines take milliseconds, and wait their turn rather than load the set again.
    */
-  #end(key: string, entry: Entry): void {
-    if (this.#entries.get(key) !== entry) return;
-    this.#entries.delete(key);
-    void entry.worker.then((w) => w.terminate()).catch(() => undefined);
+  #pick(key: string, set: LanguageSet, page: boolean): Instance {
+    const idle = set.instances.find((i) => i.busy === 0);
+    if (idle) return idle;
+    const allOnPages = set.instances.every((i) => i.pages > 0);
+    if ((page || allOnPages) && set.instances.length < (this.#options.maxPerSet ?? 1)) return this.#start(key, set);
+    return set.instances.reduce((a, b) => (b.busy < a.busy ? b : a));
   }
 
   /**
-   * Each worker's WebAssembly memory only grows (~0.1–0.5 GB per language set): a set that is not
-   * used for `idleMs` is ended, and the next image that needs it loads it again (~0.2 s).
+   * A worker that is free again: one that has read a whole page (its memory grew the most: a
+   * Fraktur page ~120 MB) is ended at once; the others stay while the set is used, and the set is
+   * ended after `idleMs` unused (the next image that needs it loads it again).
    */
-  #releaseWhenIdle(key: string, entry: Entry): void {
-    entry.idle = setTimeout(() => {
-      if (entry.busy === 0) this.#end(key, entry);
+  #settle(key: string, set: LanguageSet, instance: Instance): void {
+    if (instance.grown) {
+      set.instances = set.instances.filter((i) => i !== instance);
+      terminate(instance);
+    }
+    if (set.instances.length === 0) {
+      if (this.#sets.get(key) === set) this.#sets.delete(key);
+      return;
+    }
+    if (busyOf(set) > 0) return;
+    set.idle = setTimeout(() => {
+      if (busyOf(set) > 0 || this.#sets.get(key) !== set) return;
+      this.#sets.delete(key);
+      set.instances.forEach(terminate);
     }, this.#options.idleMs ?? IDLE_MS);
-    entry.idle.unref();
+    set.idle.unref();
   }
 
   /** Language sets currently loaded (for tests and metrics). */
   get loaded(): string[] {
-    return [...this.#entries.keys()];
+    return [...this.#sets.keys()];
+  }
+
+  /** Workers currently alive, over all sets (for tests and metrics). */
+  get workerCount(): number {
+    return [...this.#sets.values()].reduce((n, s) => n + s.instances.length, 0);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    const workers = [...this.#entries.values()].map((e) => {
-      clearTimeout(e.idle);
-      return e.worker;
+    const instances = [...this.#sets.values()].flatMap((set) => {
+      clearTimeout(set.idle);
+      return set.instances;
     });
-    this.#entries.clear();
-    await Promise.all(workers.map(async (w) => (await w.catch(() => undefined))?.terminate()));
+    this.#sets.clear();
+    await Promise.all(instances.map(async (i) => (await i.worker.catch(() => undefined))?.terminate()));
     await this.#links.remove();
   }
 
@@ -126,32 +169,39 @@ export class TesseractWorkers {
     return locateTraineddata(name, this.#options.systemDirs ?? SYSTEM_TESSDATA_DIRS);
   }
 
-  #create(key: string): Entry {
-    const names = key.split('+');
-    const locations = names.map((name) => {
-      const location = this.#locate(name);
-      if (location === undefined) throw new Error(`No ${name}.traineddata is installed.`);
-      return location;
-    });
+  #create(key: string): LanguageSet {
+    for (const name of key.split('+')) if (this.#locate(name) === undefined) throw new Error(`No ${name}.traineddata is installed.`);
     this.#evict();
-    const worker = startWorker(names, locations, this.#links);
-    const entry: Entry = { worker, busy: 0, lastUsed: ++this.#tick };
-    this.#entries.set(key, entry);
+    const set: LanguageSet = { instances: [], lastUsed: ++this.#tick };
+    this.#sets.set(key, set);
+    return set;
+  }
+
+  #start(key: string, set: LanguageSet): Instance {
+    const names = key.split('+');
+    const worker = startWorker(
+      names,
+      names.map((name) => this.#locate(name)!),
+      this.#links,
+    );
+    const instance: Instance = { worker, busy: 0, pages: 0, turn: Promise.resolve() };
+    set.instances.push(instance);
     // A failed start must not stay cached: the next call retries.
     worker.catch(() => {
-      if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      set.instances = set.instances.filter((i) => i !== instance);
+      if (set.instances.length === 0 && this.#sets.get(key) === set) this.#sets.delete(key);
     });
-    return entry;
+    return instance;
   }
 
   #evict(): void {
-    while (this.#entries.size >= this.#options.maxLoaded) {
-      const idle = [...this.#entries.entries()].filter(([, e]) => e.busy === 0).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    while (this.#sets.size >= this.#options.maxLoaded) {
+      const idle = [...this.#sets.entries()].filter(([, s]) => busyOf(s) === 0).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
       if (idle.length === 0) return;
-      const [key, entry] = idle[0];
-      clearTimeout(entry.idle);
-      this.#entries.delete(key);
-      void entry.worker.then((w) => w.terminate()).catch(() => undefined);
+      const [key, set] = idle[0];
+      clearTimeout(set.idle);
+      this.#sets.delete(key);
+      set.instances.forEach(terminate);
     }
   }
 }
