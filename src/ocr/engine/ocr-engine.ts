@@ -110,7 +110,7 @@ const TESSERACT_SETS = 3;
 
 export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   // One set of Tesseract workers for all OCR workers (`shared-tesseract.ts`), on a channel of this engine's own;
-  // a language set gets a second worker only while two OCR workers need it at once.
+  // a language set gets a second worker only while two OCR workers read pages with it at once.
   const tesseractChannel = `legible-tesseract-${randomUUID()}`;
   const tesseract = new TesseractWorkers({ maxLoaded: TESSERACT_SETS, maxPerSet: opts.workers });
   const tesseractService = serveTesseract(tesseractChannel, tesseract);

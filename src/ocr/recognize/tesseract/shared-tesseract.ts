@@ -18,9 +18,8 @@ let asked = 0;
 /**
  * Serves `workers` to every OCR worker thread of the process on the broadcast channel `name`: one
  * set of Tesseract workers per node instead of one per OCR worker. A loaded language set holds
- * 35–70 MB (`vie` the most) and a Fraktur page ~120 MB more while it is read, so two OCR workers
- * each with their own held twice that, and two pages read at once were the soak's peak
- * (docs/decisions.md, "One set of Tesseract workers per node"). Calls on one set run one at a time.
+ * 35–70 MB (`vie` the most), and OCR workers with sets of their own each held every set they had
+ * used (docs/decisions.md, "One set of Tesseract workers per node").
  *
  * @example const service = serveTesseract(name, new TesseractWorkers({ maxLoaded: 3 })); … service.close();
  */

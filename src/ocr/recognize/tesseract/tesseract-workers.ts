@@ -17,8 +17,9 @@ const IDLE_MS = 5_000;
 
 interface Instance {
   worker: Promise<Worker>;
-  /** Calls queued or running on it, and how many of them are whole pages (seconds each). */
+  /** Calls queued or running on it. */
   busy: number;
+  /** How many of those are whole pages (seconds each, where a line takes milliseconds). */
   pages: number;
   /** The call before the next one: a call's steps (set the mode, read, set it back) must not interleave with another caller's. */
   turn: Promise<unknown>;
