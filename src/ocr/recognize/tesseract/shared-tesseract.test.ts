@@ -37,3 +37,19 @@ test('a failure in the shared workers reaches the client that asked, as an error
   const client = tesseractClient('shared-tesseract-test');
   await t.assert.rejects(client.recognizeLine(['xyz'], await linePgm('Hola')), /No xyz.traineddata/);
 });
+
+test('a read that ends after the service closed has its reply dropped, no error escapes', async (t: TestContext) => {
+  const own = new TesseractWorkers({ maxLoaded: 1 });
+  const closing = serveTesseract('shared-tesseract-closing', own);
+  const escaped: unknown[] = [];
+  const onUnhandled = (reason: unknown) => escaped.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  t.after(() => process.off('unhandledRejection', onUnhandled));
+  void tesseractClient('shared-tesseract-closing').recognizeLine(['spa'], await linePgm('Hola'));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  closing.close();
+  // The read (the set loads first, ~0.3 s) finishes after the channel has closed.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await own.close();
+  t.assert.deepEqual(escaped, []);
+});

@@ -26,12 +26,17 @@ let asked = 0;
 export function serveTesseract(name: string, workers: TesseractWorkers): { close(): void } {
   const requests = new BroadcastChannel(name);
   const replies = new BroadcastChannel(repliesOf(name));
+  let closed = false;
+  // A read still running when the engine closes ends after the channel: its reply has nobody to go to.
+  const reply = (message: Reply) => {
+    if (!closed) replies.postMessage(message);
+  };
   requests.onmessage = (event) => {
     const { id, page, traineddata, image } = event.data as Request;
     const read = page ? workers.recognizePage(traineddata, image) : workers.recognizeLine(traineddata, image);
     read.then(
-      (result) => replies.postMessage({ id, page: result } satisfies Reply),
-      (err: unknown) => replies.postMessage({ id, error: err instanceof Error ? err.message : String(err) } satisfies Reply),
+      (result) => reply({ id, page: result }),
+      (err: unknown) => reply({ id, error: err instanceof Error ? err.message : String(err) }),
     );
   };
   // The engine closes the service; an idle one must not keep the process alive.
@@ -39,6 +44,7 @@ export function serveTesseract(name: string, workers: TesseractWorkers): { close
   replies.unref();
   return {
     close() {
+      closed = true;
       requests.close();
       replies.close();
     },
