@@ -1,11 +1,12 @@
 const buffers = new Map<string, Float32Array>();
 
 /**
- * Inputs up to this many floats (a 1280×736 detection or a page's strip: ≤ 3 M; the longest
- * recognizer line: 1.2 M) reuse a kept buffer; anything larger is allocated for the call and left to
- * the garbage collector, so a worker never holds an outsized input for ever.
+ * Inputs up to this many floats (a 1280×736 detection, and so a page's strip, which `detect-text.ts`
+ * sizes to it: ≤ 3 M; the longest recognizer line: 1.2 M) reuse a kept buffer; anything larger is
+ * allocated for the call and left to the garbage collector, so a worker never holds an outsized
+ * input for ever.
  */
-const KEEP_UP_TO = 3_000_000;
+export const SCRATCH_KEEP_FLOATS = 3_000_000;
 
 /**
  * A `Float32Array` of `length` elements over a buffer kept for the next call with the same `use`,
@@ -15,7 +16,7 @@ const KEEP_UP_TO = 3_000_000;
  * valid until the next call for the same `use`.
  */
 export function scratchFloats(use: string, length: number): Float32Array {
-  if (length > KEEP_UP_TO) return new Float32Array(length);
+  if (length > SCRATCH_KEEP_FLOATS) return new Float32Array(length);
   let buffer = buffers.get(use);
   if (!buffer || buffer.length < length) {
     buffer = new Float32Array(length);

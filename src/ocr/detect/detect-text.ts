@@ -4,7 +4,7 @@ import type { DecodedImage } from '../decode/decode-image.ts';
 import { distance } from '../geometry.ts';
 import type { OnnxModel } from '../models/models.ts';
 import type { Quad } from '../ocr-types.ts';
-import { scratchFloats } from '../scratch-floats.ts';
+import { SCRATCH_KEEP_FLOATS, scratchFloats } from '../scratch-floats.ts';
 
 export interface TextBox {
   /** Original-image pixels; corner 0→1 runs along the side closer to horizontal. */
@@ -183,9 +183,10 @@ function medianBoxHeight(boxes: readonly TextBox[]): number {
  * The largest detector input run at once (a 1280×736 photo: 2.8 M values). A page detected at
  * 2016 px is up to 12 M values, and its feature maps took ~0.5 GB for the length of the call: it is
  * run in horizontal strips instead, each within this size, so every detection fits the memory the
- * photos' arena already holds, and runs faster in it (docs/decisions.md).
+ * photos' arena already holds, and runs faster in it (docs/decisions.md). It is the scratch
+ * buffer's size, so every strip's input reuses that buffer too.
  */
-export const STRIP_VALUES = 3_000_000;
+export const STRIP_VALUES = SCRATCH_KEEP_FLOATS;
 /**
  * Rows of context above and below each strip, dropped from its output: the detector's map at a row
  * depends on the image around it. A strip's map is close to the page's, not equal (the detector's
