@@ -28,6 +28,8 @@ interface Instance {
 }
 
 interface LanguageSet {
+  /** Where each of the set's models is, found when the set was first asked for. */
+  locations: TraineddataLocation[];
   instances: Instance[];
   lastUsed: number;
   idle?: NodeJS.Timeout;
@@ -171,20 +173,19 @@ export class TesseractWorkers {
   }
 
   #create(key: string): LanguageSet {
-    for (const name of key.split('+')) if (this.#locate(name) === undefined) throw new Error(`No ${name}.traineddata is installed.`);
+    const locations = key.split('+').map((name) => {
+      const location = this.#locate(name);
+      if (location === undefined) throw new Error(`No ${name}.traineddata is installed.`);
+      return location;
+    });
     this.#evict();
-    const set: LanguageSet = { instances: [], lastUsed: ++this.#tick };
+    const set: LanguageSet = { locations, instances: [], lastUsed: ++this.#tick };
     this.#sets.set(key, set);
     return set;
   }
 
   #start(key: string, set: LanguageSet): Instance {
-    const names = key.split('+');
-    const worker = startWorker(
-      names,
-      names.map((name) => this.#locate(name)!),
-      this.#links,
-    );
+    const worker = startWorker(key.split('+'), set.locations, this.#links);
     const instance: Instance = { worker, busy: 0, pages: 0, turn: Promise.resolve() };
     set.instances.push(instance);
     // A failed start must not stay cached: the next call retries.
