@@ -4,7 +4,7 @@ import { after, test, type TestContext } from 'node:test';
 import sharp from 'sharp';
 import type { LineCrop } from '../crop-line.ts';
 import { createTesseractRecognizer } from './tesseract-recognizer.ts';
-import { TesseractWorkers } from './tesseract-workers.ts';
+import { TesseractWorkers, type TesseractWorkersOptions } from './tesseract-workers.ts';
 
 const workers = new TesseractWorkers({ maxLoaded: 2 });
 const recognizer = createTesseractRecognizer(workers);
@@ -23,6 +23,13 @@ async function renderLine(text: string, opts: { fg?: string; bg?: string; size?:
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, rgb: new Uint8Array(data) };
+}
+
+/** A recognizer over Tesseract workers of the test's own (their options are what it checks), ended after it. */
+function ownRecognizer(t: TestContext, options: TesseractWorkersOptions) {
+  const own = new TesseractWorkers(options);
+  t.after(() => own.close());
+  return { own, rec: createTesseractRecognizer(own) };
 }
 
 test('German, French and Spanish diacritics are read by their models', async (t: TestContext) => {
@@ -104,9 +111,7 @@ test('at most maxLoaded language sets stay loaded', async (t: TestContext) => {
 });
 
 test('a language set unused for idleMs is ended, and loaded again when needed', async (t: TestContext) => {
-  const own = new TesseractWorkers({ maxLoaded: 2, idleMs: 50 });
-  t.after(() => own.close());
-  const rec = createTesseractRecognizer(own);
+  const { own, rec } = ownRecognizer(t, { maxLoaded: 2, idleMs: 50 });
   const crop = await renderLine('Hola');
   await rec.recognizeLines([crop], ['spa']);
   t.assert.deepEqual(own.loaded, ['spa']);
@@ -117,9 +122,7 @@ test('a language set unused for idleMs is ended, and loaded again when needed', 
 });
 
 test('a language set that read a whole page is ended as soon as the page is read', async (t: TestContext) => {
-  const own = new TesseractWorkers({ maxLoaded: 2, idleMs: 60_000 });
-  t.after(() => own.close());
-  const rec = createTesseractRecognizer(own);
+  const { own, rec } = ownRecognizer(t, { maxLoaded: 2, idleMs: 60_000 });
   const crop = await renderLine('Hola mundo');
   await rec.recognizeLines([crop], ['spa']);
   t.assert.deepEqual(own.loaded, ['spa']);
@@ -129,9 +132,7 @@ test('a language set that read a whole page is ended as soon as the page is read
 });
 
 test('pages and lines asked at once of one language set are each read in their own mode', async (t: TestContext) => {
-  const own = new TesseractWorkers({ maxLoaded: 2, maxPerSet: 2 });
-  t.after(() => own.close());
-  const rec = createTesseractRecognizer(own);
+  const { own, rec } = ownRecognizer(t, { maxLoaded: 2, maxPerSet: 2 });
   const [top, bottom] = [await renderLine('Hola mundo'), await renderLine('Buenos dias')];
   const width = Math.max(top.width, bottom.width);
   const rgb = new Uint8Array(width * (top.height + bottom.height) * 3).fill(255);
@@ -160,9 +161,7 @@ test('pages and lines asked at once of one language set are each read in their o
 });
 
 test('a language set shares one worker between line readers, and adds one for a page read at the same time', async (t: TestContext) => {
-  const own = new TesseractWorkers({ maxLoaded: 2, maxPerSet: 2, idleMs: 60_000 });
-  t.after(() => own.close());
-  const rec = createTesseractRecognizer(own);
+  const { own, rec } = ownRecognizer(t, { maxLoaded: 2, maxPerSet: 2, idleMs: 60_000 });
   const [hola, mundo] = [await renderLine('Hola'), await renderLine('mundo')];
   const lines = Promise.all([rec.recognizeLines([hola], ['spa']), rec.recognizeLines([mundo], ['spa'])]);
   t.assert.equal(own.workerCount, 1);
