@@ -115,8 +115,8 @@ function bodyLineHeight(lines: readonly Quad[]): number {
  * Whether a page of a Latin-script language is printed in black letter, from the page itself: its
  * longest lines of body text read by the Fraktur model show long s. A Latin-script hint only makes the question
  * worth asking (the sample costs a few Tesseract line reads); the answer comes from the print.
- * Lines are read one at a time and reading stops once the answer is known: on a Fraktur page the
- * first two lines usually settle it (these long lines take ~0.25 s each; all ten took 1.5–3.5 s).
+ * Lines are read one at a time and reading stops once the answer is known: on the Fraktur pages
+ * measured, two to four lines settled it (these long lines take ~0.25 s each; all ten took 1.5–3.5 s).
  */
 async function isBlackLetter(image: DecodedImage, lines: readonly Quad[], body: number, tesseract: TesseractRecognizer): Promise<boolean> {
   if (lines.length < BLACK_LETTER_MIN_LINES || locateTraineddata(BLACK_LETTER) === undefined) return false;
