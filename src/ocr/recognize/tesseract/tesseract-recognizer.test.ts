@@ -132,7 +132,7 @@ test('a language set that read a whole page is ended as soon as the page is read
 });
 
 test('pages and lines asked at once of one language set are each read in their own mode', async (t: TestContext) => {
-  const { own, rec } = ownRecognizer(t, { maxLoaded: 2, maxPerSet: 2 });
+  const { rec } = ownRecognizer(t, { maxLoaded: 2, maxPerSet: 2 });
   const [top, bottom] = [await renderLine('Hola mundo'), await renderLine('Buenos dias')];
   const width = Math.max(top.width, bottom.width);
   const rgb = new Uint8Array(width * (top.height + bottom.height) * 3).fill(255);
