@@ -140,9 +140,7 @@ export class TesseractWorkers {
     }
     if (busyOf(set) > 0) return;
     set.idle = setTimeout(() => {
-      if (busyOf(set) > 0 || this.#sets.get(key) !== set) return;
-      this.#sets.delete(key);
-      set.instances.forEach(terminate);
+      if (busyOf(set) === 0 && this.#sets.get(key) === set) this.#end(key, set);
     }, this.#options.idleMs ?? IDLE_MS);
     set.idle.unref();
   }
@@ -200,11 +198,15 @@ export class TesseractWorkers {
     while (this.#sets.size >= this.#options.maxLoaded) {
       const idle = [...this.#sets.entries()].filter(([, s]) => busyOf(s) === 0).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
       if (idle.length === 0) return;
-      const [key, set] = idle[0];
-      clearTimeout(set.idle);
-      this.#sets.delete(key);
-      set.instances.forEach(terminate);
+      this.#end(...idle[0]);
     }
+  }
+
+  /** Ends a language set: its workers and its idle timer. */
+  #end(key: string, set: LanguageSet): void {
+    clearTimeout(set.idle);
+    this.#sets.delete(key);
+    set.instances.forEach(terminate);
   }
 }
 
