@@ -67,6 +67,21 @@ test('a two-column page reads column by column, under a headline spanning both',
   assert.ok(r.page.blocks.length >= 3, 'headline, left column and right column are separate blocks');
 });
 
+test('two columns whose line boxes overlap their neighbours (a page detected small) read column by column', () => {
+  // 20-px boxes every 15 px: no empty row between lines, so each column is one band of the y-projection.
+  const lines = [line('Running head across the gutter', 300, 20, 400, 15)];
+  for (let k = 0; k < 12; k++) {
+    lines.push(line(`left column line ${k} of this page`, 60, 60 + k * 15, 340, 20));
+    lines.push(line(`right column line ${k} of this page`, 430, 60 + k * 15, 340, 20));
+  }
+  const got = buildLayout(lines, PAGE).text.split('\n').filter(Boolean);
+  assert.deepEqual(got, [
+    'Running head across the gutter',
+    ...Array.from({ length: 12 }, (_, k) => `left column line ${k} of this page`),
+    ...Array.from({ length: 12 }, (_, k) => `right column line ${k} of this page`),
+  ]);
+});
+
 /** One detected line running across a gutter: `left` in [x, x + column], `right` after a gap of `gutter` px. */
 function bridgedLine(left: string, right: string, x: number, y: number, column: number, gutter: number): RecognizedLine {
   const width = 2 * column + gutter;

@@ -94,8 +94,10 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
         .slice(s, e + 1)
         .flat()
         .filter((k) => !floating.has(k));
+      // Rows, not bands: lines whose boxes touch (a page detected small) make one band of a whole column.
+      const rows = rowsOf(items, bands.slice(s, e + 1).flat()).length;
       // Captions cross a gutter in a few rows; a strip that most rows cross is no gutter.
-      const cut = floats.length <= Math.max(2, (e - s + 1) / 3) ? columnCut(items, body, unit, common, e - s + 1, budget) : undefined;
+      const cut = floats.length <= Math.max(2, rows / 3) ? columnCut(items, body, unit, common, rows, budget) : undefined;
       if (cut) {
         const out: number[][] = [];
         append(out, orderRegion(items, bands.slice(0, s).flat(), unit, budget));
@@ -218,7 +220,7 @@ function columnCut(
   idx: number[],
   unit: number,
   gaps: Interval[],
-  bands: number,
+  rowCount: number,
   budget: { left: number },
 ): ColumnCut | undefined {
   const rows = rowsOf(items, idx);
@@ -229,7 +231,7 @@ function columnCut(
     let bottom = rows.length;
     while (top < bottom && !meets(rows[top])) top++;
     while (bottom > top && !meets(rows[bottom - 1])) bottom--;
-    const split = columnSplit(items, rows.slice(top, bottom).flat(), unit, g, bands, budget);
+    const split = columnSplit(items, rows.slice(top, bottom).flat(), unit, g, rowCount, budget);
     if (split) return { head: rows.slice(0, top), tail: rows.slice(bottom), left: split[0], right: split[1] };
   }
   return undefined;
@@ -266,7 +268,7 @@ function columnSplit(
   idx: number[],
   unit: number,
   g: Interval,
-  bands: number,
+  rowCount: number,
   budget: { left: number },
 ): [number[], number[]] | undefined {
   // Bounds the work on pathological pages (huge tables of short cells) to O(n) tests overall.
@@ -279,7 +281,7 @@ function columnSplit(
   // Each side as rows (a row's pieces, a line cut at wide word spaces, together), by their x extents.
   if (!looksLikeColumn(rowExtents(items, left), unit)) return undefined;
   const rowsRight = rowExtents(items, right);
-  if (!looksLikeColumn(rowsRight, unit) || !startsFlush(rowsRight, unit, bands)) return undefined;
+  if (!looksLikeColumn(rowsRight, unit) || !startsFlush(rowsRight, unit, rowCount)) return undefined;
   return looksLikeTable(items, left, right) ? undefined : [left, right];
 }
 
@@ -329,16 +331,16 @@ function looksLikeColumn(rows: ReadonlyArray<[number, number]>, unit: number): b
 }
 
 /**
- * Whether the rows right of a gutter (`bands` rows in all, floats included) can be a column: a short
+ * Whether the rows right of a gutter (`rowCount` rows in all, floats included) can be a column: a short
  * one must begin at one x, as columns do. A river of wide word spaces running down a few rows of
  * justified text has words on its right starting anywhere; long columns need no such test (and
  * around a picture they do not start flush).
  */
-function startsFlush(rows: ReadonlyArray<[number, number]>, unit: number, bands: number): boolean {
-  if (bands >= SHORT_COLUMN) return true;
+function startsFlush(rows: ReadonlyArray<[number, number]>, unit: number, rowCount: number): boolean {
+  if (rowCount >= SHORT_COLUMN) return true;
   const starts = rows.map(([x0]) => x0);
   const mid = median(starts);
-  return starts.length === bands && starts.every((x) => Math.abs(x - mid) <= START_TOLERANCE * unit);
+  return starts.length === rowCount && starts.every((x) => Math.abs(x - mid) <= START_TOLERANCE * unit);
 }
 
 /** Visual rows: items overlapping vertically by more than half the smaller height, left to right. */
