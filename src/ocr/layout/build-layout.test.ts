@@ -201,6 +201,25 @@ test('a picture caption across the gutter floats after the columns instead of br
   assert.deepEqual(got.slice(24, 28), ['CAPTION 4', 'CAPTION 5', 'CAPTION 6', 'CAPTION 7']);
 });
 
+test('columns narrowed beside a picture to the end of the page, its caption between their rows, read column by column', () => {
+  const lines: RecognizedLine[] = [];
+  for (let k = 0; k < 12; k++) {
+    const y = 100 + k * 40;
+    // From row 4 the picture takes the middle: the right column's lines start far from its edge.
+    const beside = k >= 4;
+    lines.push(line(`left ${k} of the column text`, 100, y, beside ? 500 : 860));
+    lines.push(line(`right ${k} of the column text`, beside ? 1400 : 1000, y, beside ? 500 : 860));
+    // Caption lines sit between the rows, each in a band of its own.
+    if (k >= 8) lines.push(line(`CAPTION ${k}`, 820, y + 20, 300, 30));
+  }
+  const got = buildLayout(lines, PAGE).text.split('\n');
+  assert.deepEqual(
+    got.slice(0, 24),
+    [...Array.from({ length: 12 }, (_, k) => `left ${k} of the column text`), ...Array.from({ length: 12 }, (_, k) => `right ${k} of the column text`)],
+  );
+  assert.deepEqual(got.slice(24, 28), ['CAPTION 8', 'CAPTION 9', 'CAPTION 10', 'CAPTION 11']);
+});
+
 test('a table reads row by row: its labels and its columns of figures are not two text columns', () => {
   const lines: RecognizedLine[] = [];
   const labels = [

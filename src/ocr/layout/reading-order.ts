@@ -13,6 +13,8 @@ interface Interval {
   b: number;
 }
 
+/** Share of a line's height, top and bottom together, that may overlap the lines above and below it. */
+const BAND_TRIM = 0.5;
 /** Tuning, in units of the page's median line height. */
 const MIN_GUTTER = 0.55; // a column gutter is wider than a word space
 const MIN_COLUMN_LINE = 8; // text columns hold long lines; receipt prices and form values are short
@@ -24,6 +26,8 @@ const START_TOLERANCE = 0.35;
 const MAX_FLOAT = 0.25;
 /** A column's first line may be indented this far from its edge; a header beside the column starts further in. */
 const MAX_INDENT = 3;
+/** Most rows a page header or footer beside the columns holds. */
+const MAX_MARGIN_ROWS = 3;
 /** Columns continue across empty strips up to this high; a wider one spanning the page ends them. */
 const MAX_BAND_GAP = 2;
 /** A heading centred on a column sits this close to its centre; a header beside the column need not. */
@@ -79,7 +83,9 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
       // The run grows while the band next to it joins the gutter.
       const joins = (from: number, to: number) => {
         if (!near(Math.min(from, to), Math.max(from, to))) return false;
-        const step = extend(items, bands[to], free[to], common, region);
+        // Boxes reaching into the band it follows: set among the columns' rows, not apart like a heading.
+        const interleaved = to > from ? top[to] < bottom[from] : top[from] < bottom[to];
+        const step = extend(items, bands[to], free[to], common, region, interleaved);
         if (step) {
           common = step.common;
           floats.push(...step.floats);
@@ -125,7 +131,8 @@ interface Step {
 /**
  * Whether a band continues a gutter: it leaves part of the gutter empty, or it does once short lines
  * crossing it are set aside as floats (a picture caption between two columns), provided the band
- * still has text on both sides — a headline across the columns ends the gutter instead.
+ * still has text on both sides — a headline across the columns ends the gutter instead — or it
+ * holds nothing but floats set among the columns' rows (`interleaved`: a caption line between two rows).
  */
 function extend(
   items: readonly OrderItem[],
@@ -133,6 +140,7 @@ function extend(
   free: Interval[],
   common: Interval[],
   region: { x0: number; x1: number; unit: number },
+  interleaved: boolean,
 ): Step | undefined {
   const next = intersect(common, free, region.unit);
   if (next.length > 0) return { common: next, floats: [] };
@@ -141,6 +149,8 @@ function extend(
   if (crossing.some((i) => items[i].box.x1 - items[i].box.x0 > MAX_FLOAT * (region.x1 - region.x0))) return undefined;
   const rest = band.filter((i) => !crosses(i));
   const withoutFloats = intersect(common, freeIntervals(items, rest, region.x0, region.x1, region.unit), region.unit);
+  // A caption's next line may have a band to itself, between rows of the columns beside it.
+  if (rest.length === 0 && interleaved) return { common, floats: crossing };
   const twoSided = withoutFloats.filter((g) => rest.some((i) => items[i].box.x1 <= g.a) && rest.some((i) => items[i].box.x0 >= g.b));
   return twoSided.length > 0 ? { common: twoSided, floats: crossing } : undefined;
 }
@@ -159,13 +169,22 @@ function extentX(items: readonly OrderItem[], idx: number[]): [number, number] {
   return [x0, x1];
 }
 
-/** Groups of items separated by empty horizontal strips, top to bottom. */
+/**
+ * Groups of items separated by empty horizontal strips, top to bottom. Each item counts by its
+ * middle (`BAND_TRIM`): detector boxes of neighbouring lines overlap on pages detected small or
+ * scanned at a slant, and a chain of them must not make one band of a whole column.
+ */
 function bandsOf(items: readonly OrderItem[], idx: number[]): number[][] {
-  const sorted = [...idx].sort((a, b) => items[a].box.y0 - items[b].box.y0);
+  const core = (i: number) => {
+    const { y0, y1 } = items[i].box;
+    const trim = (BAND_TRIM * (y1 - y0)) / 2;
+    return { y0: y0 + trim, y1: y1 - trim };
+  };
+  const sorted = [...idx].sort((a, b) => core(a).y0 - core(b).y0);
   const bands: number[][] = [];
   let bottom = -Infinity;
   for (const i of sorted) {
-    const b = items[i].box;
+    const b = core(i);
     if (bands.length === 0 || b.y0 > bottom) {
       bands.push([i]);
       bottom = b.y1;
@@ -231,6 +250,9 @@ function columnCut(
     let bottom = rows.length;
     while (top < bottom && !meets(rows[top])) top++;
     while (bottom > top && !meets(rows[bottom - 1])) bottom--;
+    // A header or footer is a few rows; more are the columns' own (a column narrowed beside a picture).
+    if (top > MAX_MARGIN_ROWS) top = 0;
+    if (rows.length - bottom > MAX_MARGIN_ROWS) bottom = rows.length;
     const split = columnSplit(items, rows.slice(top, bottom).flat(), unit, g, rowCount, budget);
     if (split) return { head: rows.slice(0, top), tail: rows.slice(bottom), left: split[0], right: split[1] };
   }
