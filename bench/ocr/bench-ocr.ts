@@ -1,12 +1,13 @@
 /**
  * `npm run bench:ocr [-- --split tune|check|both] [--only <kind or id prefix>] [--limit N] [--api] [--profile]
- *   [--details] [--ablate] [--mode text|document] [--save DIR] [--from DIR | --tesseract-from DIR] [--no-legible|--no-tesseract]`
+ *   [--details] [--ablate] [--mode text|document] [--variants] [--save DIR] [--from DIR | --tesseract-from DIR] [--no-legible|--no-tesseract]`
  *
  * Every table gives ocr-dev's two splits side by side: develop on `tune`, confirm on `check` (a change
  * that helps `tune` and hurts `check` is fitted to those images). `--details` adds a row per image,
  * `--ablate` the score of each text fix (`src/ocr/words/text-fixes.ts`) with and without it, and
  * `--tesseract-from DIR` reuses a Tesseract run saved by `--save` (its output does not change), `--from DIR` both
- * saved runs (scores them again, reads nothing).
+ * saved runs (scores them again, reads nothing). `--variants` reads the selected full pages instead as they
+ * also reach users: at half size, slanted by 2°, as a grey JPEG (`page-variants.ts`).
  *
  * Scores Legible's engine and the Tesseract 5 CLI on the same images of `../shared/data/ocr-dev`
  * (relative to the repository root), one engine after the other, two images at a time each, and
@@ -23,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { ablationMarkdown, pagesMarkdown, profileMarkdown, reportMarkdown, type ScoredRun } from './bench-report.ts';
 import type { EngineRun } from './engine-run.ts';
 import { loadOcrDev, rowOf, type OcrDevRecord } from './ocr-dev-manifest.ts';
+import { pageVariants } from './page-variants.ts';
 import { runLegible } from './run-legible.ts';
 import { runLegibleApi } from './run-legible-api.ts';
 import { ensureTesseract, runTesseract, tesseractVersion } from './run-tesseract.ts';
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     'no-tesseract': { type: 'boolean', default: false },
     'no-legible': { type: 'boolean', default: false },
     save: { type: 'string' },
+    variants: { type: 'boolean', default: false },
   },
 });
 
@@ -68,13 +71,15 @@ if (!['tune', 'check', 'both'].includes(split)) {
 }
 // A kind, or else the start of image ids (one image, or a source's images).
 const selected = (r: OcrDevRecord) => !only || (kinds.includes(only) ? r.kind === only : r.id.startsWith(only));
-const records = all.filter((r) => selected(r) && (split === 'both' || r.split === split)).slice(0, limit);
+const chosen = all.filter((r) => selected(r) && (split === 'both' || r.split === split)).slice(0, limit);
+const records = values.variants ? await pageVariants(chosen) : chosen;
 if (values.mode !== undefined && values.mode !== 'text' && values.mode !== 'document') {
   console.error(`--mode must be text or document, got ${values.mode}`);
   process.exit(2);
 }
 if (records.length === 0) {
-  console.error(`No image matches --only ${only} --split ${split} (kinds: ${kinds.join(', ')}).`);
+  const pages = values.variants ? ' (--variants: full pages of modern print only)' : '';
+  console.error(`No image matches --only ${only} --split ${split}${pages} (kinds: ${kinds.join(', ')}).`);
   process.exit(2);
 }
 

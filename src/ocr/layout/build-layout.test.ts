@@ -213,10 +213,10 @@ test('columns narrowed beside a picture to the end of the page, its caption betw
     if (k >= 8) lines.push(line(`CAPTION ${k}`, 820, y + 20, 300, 30));
   }
   const got = buildLayout(lines, PAGE).text.split('\n');
-  assert.deepEqual(
-    got.slice(0, 24),
-    [...Array.from({ length: 12 }, (_, k) => `left ${k} of the column text`), ...Array.from({ length: 12 }, (_, k) => `right ${k} of the column text`)],
-  );
+  assert.deepEqual(got.slice(0, 24), [
+    ...Array.from({ length: 12 }, (_, k) => `left ${k} of the column text`),
+    ...Array.from({ length: 12 }, (_, k) => `right ${k} of the column text`),
+  ]);
   assert.deepEqual(got.slice(24, 28), ['CAPTION 8', 'CAPTION 9', 'CAPTION 10', 'CAPTION 11']);
 });
 

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { isSingleLine, type OcrDevRecord } from './ocr-dev-manifest.ts';
+
+type ImageRecord = OcrDevRecord & { file: string };
+
+/**
+ * How a page reaches a user other than as ocr-dev's clean 200–300 dpi scan: at half the size (a 150-dpi
+ * scan), slanted by 2° (a page fed crooked), and at 0.6 of the size as a grey JPEG of quality 35 (a
+ * phone upload). Layout rules fitted to one resolution fail on these first.
+ */
+const VARIANTS: ReadonlyArray<{ name: string; ext: string; make: (page: sharp.Sharp, width: number) => sharp.Sharp }> = [
+  { name: 'half', ext: 'png', make: (page, width) => page.resize(Math.round(width / 2)).png() },
+  { name: 'slant', ext: 'png', make: (page) => page.rotate(2, { background: '#ffffff' }).png() },
+  {
+    name: 'jpeg',
+    ext: 'jpg',
+    make: (page, width) =>
+      page
+        .resize(Math.round(width * 0.6))
+        .grayscale()
+        .jpeg({ quality: 35 }),
+  },
+];
+
+/** Full pages of modern print (black letter is read by Tesseract whole, in its own order). */
+function isPage(r: OcrDevRecord): boolean {
+  return r.kind === 'document' && r.fullText !== null && !isSingleLine(r) && r.script !== 'Fraktur';
+}
+
+/**
+ * The variants of the full pages among `records`, written to a temporary directory (never into the
+ * repository); each keeps its page's text and split, with `~half`, `~slant` or `~jpeg` after its id.
+ */
+export async function pageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-page-variants-'));
+  const out: ImageRecord[] = [];
+  for (const r of records.filter(isPage)) {
+    const { width = 0 } = await sharp(r.file).metadata();
+    for (const v of VARIANTS) {
+      const file = path.join(dir, `${r.id}~${v.name}.${v.ext}`);
+      await v.make(sharp(r.file).flatten({ background: '#ffffff' }), width).toFile(file);
+      out.push({ ...r, id: `${r.id}~${v.name}`, file });
+    }
+  }
+  return out;
+}
