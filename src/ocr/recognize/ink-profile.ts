@@ -60,7 +60,7 @@ export function otsuThreshold(histogram: ArrayLike<number>): number {
 
 /**
  * Binarises a line crop (Otsu on luma; ink = the minority class, so light-on-dark text works too),
- * finds the text band (the run of rows with ≥ 5 % of the busiest row's ink holding the most ink:
+ * clears horizontal rules (`clearRules`), finds the text band (the run of rows with ≥ 5 % of the busiest row's ink holding the most ink:
  * bits of neighbouring lines at the top or bottom of the crop fall outside it) and counts ink per
  * column inside the band. Undefined when the crop has no usable contrast.
  */
@@ -88,6 +88,7 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
   const darkInk = dark <= light;
   const ink = new Uint8Array(grey.length);
   for (let i = 0; i < grey.length; i++) ink[i] = grey[i] <= t === darkInk ? 1 : 0;
+  clearRules(ink, width, height);
 
   const rows = new Array<number>(height).fill(0);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rows[y] += ink[y * width + x];
@@ -108,7 +109,7 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
   const textHeight = band.end - band.start;
   const columns = columnInk(ink, width, band.start, band.end);
 
-  // A column is ink with 2+ pixels (1 in tiny bands); runs with less ink than a small dot are specks.
+  // A column with any ink is ink; runs with less ink than a small dot are specks.
   const minColumn = 1;
   const speck = Math.max(2, 0.008 * textHeight * textHeight);
   const inkRuns: ColumnRun[] = [];
@@ -125,4 +126,28 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
   }
   const gaps = inkRuns.slice(1).map((r, i) => ({ start: inkRuns[i].end, end: r.start }));
   return { width, textHeight, inkRuns, gaps };
+}
+
+/** A horizontal run of ink this many crop heights long is a rule (an underline, a box edge), not a glyph. */
+const RULE_LENGTH = 2;
+
+/**
+ * Clears horizontal rules from a binarised crop: form fields' underlines and box edges run through the
+ * text band and put ink in every column, so the blanks between words vanish from the profile.
+ */
+function clearRules(ink: Uint8Array, width: number, height: number): void {
+  const longest = RULE_LENGTH * height;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; ) {
+      if (!ink[row + x]) {
+        x++;
+        continue;
+      }
+      let end = x;
+      while (end < width && ink[row + end]) end++;
+      if (end - x >= longest) ink.fill(0, row + x, row + end);
+      x = end;
+    }
+  }
 }

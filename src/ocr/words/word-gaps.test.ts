@@ -72,6 +72,15 @@ test("the recognizer's spaces stand; the ink adds the one it missed", async () =
   assert.equal(out.text, 'TERIM A KASIH');
 });
 
+test('words written on a form underline: the rule is no ink, the gaps between words stay blank', async () => {
+  const text = 'TEST ARTICLE NUMBER';
+  const img = await render(text, 'DejaVu Sans Mono', 400);
+  // A 2-px field rule through the text band, under the letters from end to end.
+  for (let y = 34; y < 36; y++) img.rgb.fill(0, y * img.width * 3, (y + 1) * img.width * 3);
+  const out = refineWordGaps(monoReading(text, [...'TESTARTICLENUMBER'], img.width), asCrop(img));
+  assert.equal(out.text, 'TEST ARTICLE NUMBER');
+});
+
 test('word edges move out to the ink', async () => {
   const text = 'SALE NOW';
   const img = await render(text, 'DejaVu Sans Mono', 200);
