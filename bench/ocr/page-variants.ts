@@ -32,10 +32,11 @@ function isPage(r: OcrDevRecord): boolean {
 
 /**
  * The variants of the full pages among `records`, written to a temporary directory (never into the
- * repository); each keeps its page's text and split, with `~half`, `~slant` or `~jpeg` after its id.
+ * repository) that goes when the process ends; each keeps its page's text and split, with `~half`, `~slant` or `~jpeg` after its id.
  */
 export async function pageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-page-variants-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const out: ImageRecord[] = [];
   for (const r of records.filter(isPage)) {
     const { width = 0 } = await sharp(r.file).metadata();
