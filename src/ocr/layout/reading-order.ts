@@ -100,7 +100,7 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
         .slice(s, e + 1)
         .flat()
         .filter((k) => !floating.has(k));
-      // Rows, not bands: a band can hold several rows (boxes overlapping by more than half of `BAND_TRIM`).
+      // Rows, not bands: a band can hold several rows (boxes overlapping by more than `BAND_TRIM` of their height).
       const rows = rowsOf(items, bands.slice(s, e + 1).flat()).length;
       // Captions cross a gutter in a few rows; a strip that most rows cross is no gutter.
       const cut = floats.length <= Math.max(2, rows / 3) ? columnCut(items, body, unit, common, rows, budget) : undefined;
