@@ -32,7 +32,8 @@ function isPage(r: OcrDevRecord): boolean {
 
 /**
  * The variants of the full pages among `records`, written to a temporary directory (never into the
- * repository) that goes when the process ends; each keeps its page's text and split, with `~half`, `~slant` or `~jpeg` after its id.
+ * repository) that goes when the process ends; each keeps its page's text and split, with `~half`,
+ * `~slant` or `~jpeg` after its id.
  */
 export async function pageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-page-variants-'));

@@ -100,7 +100,7 @@ function orderRegion(items: readonly OrderItem[], idx: number[], unit: number, b
         .slice(s, e + 1)
         .flat()
         .filter((k) => !floating.has(k));
-      // Rows, not bands: a band can hold several rows (boxes overlapping by more than `BAND_TRIM` of their height).
+      // Rows, not bands: a band holds several rows where boxes overlap by more than `BAND_TRIM` of their height.
       const rows = rowsOf(items, bands.slice(s, e + 1).flat()).length;
       // Captions cross a gutter in a few rows; a strip that most rows cross is no gutter.
       const cut = floats.length <= Math.max(2, rows / 3) ? columnCut(items, body, unit, common, rows, budget) : undefined;
@@ -148,9 +148,9 @@ function extend(
   const crossing = band.filter(crosses);
   if (crossing.some((i) => items[i].box.x1 - items[i].box.x0 > MAX_FLOAT * (region.x1 - region.x0))) return undefined;
   const rest = band.filter((i) => !crosses(i));
-  const withoutFloats = intersect(common, freeIntervals(items, rest, region.x0, region.x1, region.unit), region.unit);
   // A caption's next line may have a band to itself, between rows of the columns beside it.
   if (rest.length === 0 && interleaved) return { common, floats: crossing };
+  const withoutFloats = intersect(common, freeIntervals(items, rest, region.x0, region.x1, region.unit), region.unit);
   const twoSided = withoutFloats.filter((g) => rest.some((i) => items[i].box.x1 <= g.a) && rest.some((i) => items[i].box.x0 >= g.b));
   return twoSided.length > 0 ? { common: twoSided, floats: crossing } : undefined;
 }
@@ -175,21 +175,20 @@ function extentX(items: readonly OrderItem[], idx: number[]): [number, number] {
  * scanned at a slant, and a chain of them must not make one band of a whole column.
  */
 function bandsOf(items: readonly OrderItem[], idx: number[]): number[][] {
-  const core = (i: number) => {
+  const cores = idx.map((i) => {
     const { y0, y1 } = items[i].box;
     const trim = (BAND_TRIM * (y1 - y0)) / 2;
-    return { y0: y0 + trim, y1: y1 - trim };
-  };
-  const sorted = [...idx].sort((a, b) => core(a).y0 - core(b).y0);
+    return { i, y0: y0 + trim, y1: y1 - trim };
+  });
+  cores.sort((a, b) => a.y0 - b.y0);
   const bands: number[][] = [];
   let bottom = -Infinity;
-  for (const i of sorted) {
-    const b = core(i);
+  for (const b of cores) {
     if (bands.length === 0 || b.y0 > bottom) {
-      bands.push([i]);
+      bands.push([b.i]);
       bottom = b.y1;
     } else {
-      bands[bands.length - 1].push(i);
+      bands[bands.length - 1].push(b.i);
       bottom = Math.max(bottom, b.y1);
     }
   }

@@ -60,9 +60,9 @@ export function otsuThreshold(histogram: ArrayLike<number>): number {
 
 /**
  * Binarises a line crop (Otsu on luma; ink = the minority class, so light-on-dark text works too),
- * clears horizontal rules (`clearRules`), finds the text band (the run of rows with ≥ 5 % of the busiest row's ink holding the most ink:
- * bits of neighbouring lines at the top or bottom of the crop fall outside it) and counts ink per
- * column inside the band. Undefined when the crop has no usable contrast.
+ * clears horizontal rules (`clearRules`), finds the text band (the run of rows with ≥ 5 % of the
+ * busiest row's ink holding the most ink: bits of neighbouring lines at the top or bottom of the crop
+ * fall outside it) and counts ink per column inside the band. Undefined when the crop has no usable contrast.
  */
 export function inkProfile(crop: LineCrop): InkProfile | undefined {
   const { width, height, rgb } = crop;
