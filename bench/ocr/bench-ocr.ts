@@ -6,8 +6,9 @@
  * that helps `tune` and hurts `check` is fitted to those images). `--details` adds a row per image,
  * `--ablate` the score of each text fix (`src/ocr/words/text-fixes.ts`) with and without it, and
  * `--tesseract-from DIR` reuses a Tesseract run saved by `--save` (its output does not change), `--from DIR` both
- * saved runs (scores them again, reads nothing). `--variants` reads the selected full pages instead as they
- * also reach users: at half size, slanted by 2°, as a grey JPEG (`page-variants.ts`).
+ * saved runs (scores them again, reads nothing). `--variants` reads the selected full pages and forms instead
+ * as they also reach users: pages at half size, slanted by 2°, as a grey JPEG; forms at 0.8 of their size
+ * (`image-variants.ts`).
  *
  * Scores Legible's engine and the Tesseract 5 CLI on the same images of `../shared/data/ocr-dev`
  * (relative to the repository root), one engine after the other, two images at a time each, and
@@ -24,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { ablationMarkdown, pagesMarkdown, profileMarkdown, reportMarkdown, type ScoredRun } from './bench-report.ts';
 import type { EngineRun } from './engine-run.ts';
 import { loadOcrDev, rowOf, type OcrDevRecord } from './ocr-dev-manifest.ts';
-import { pageVariants } from './page-variants.ts';
+import { imageVariants } from './image-variants.ts';
 import { runLegible } from './run-legible.ts';
 import { runLegibleApi } from './run-legible-api.ts';
 import { ensureTesseract, runTesseract, tesseractVersion } from './run-tesseract.ts';
@@ -72,13 +73,13 @@ if (!['tune', 'check', 'both'].includes(split)) {
 // A kind, or else the start of image ids (one image, or a source's images).
 const selected = (r: OcrDevRecord) => !only || (kinds.includes(only) ? r.kind === only : r.id.startsWith(only));
 const chosen = all.filter((r) => selected(r) && (split === 'both' || r.split === split)).slice(0, limit);
-const records = values.variants ? await pageVariants(chosen) : chosen;
+const records = values.variants ? await imageVariants(chosen) : chosen;
 if (values.mode !== undefined && values.mode !== 'text' && values.mode !== 'document') {
   console.error(`--mode must be text or document, got ${values.mode}`);
   process.exit(2);
 }
 if (records.length === 0) {
-  const pages = values.variants ? ' (--variants: full pages of modern print only)' : '';
+  const pages = values.variants ? ' (--variants: full pages of modern print and forms only)' : '';
   console.error(`No image matches --only ${only} --split ${split}${pages} (kinds: ${kinds.join(', ')}).`);
   process.exit(2);
 }

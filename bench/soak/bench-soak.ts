@@ -124,8 +124,13 @@ try {
             headers: { 'content-type': 'application/json', 'x-goog-api-key': keyString },
             body: requests[i % requests.length],
           });
-          const body = (await res.json()) as { responses?: Array<{ error?: unknown }> };
-          if (res.status !== 200 || body.responses?.[0]?.error) failed++;
+          const body = (await res.json()) as { error?: unknown; responses?: Array<{ error?: unknown }> };
+          const error = res.status !== 200 ? body.error : body.responses?.[0]?.error;
+          if (res.status !== 200 || error) {
+            // Named, so a failure can be told from a memory problem (a deadline under load, say).
+            console.error(`image ${i} (${order[i % order.length].id}): HTTP ${res.status} ${JSON.stringify(error)}`);
+            failed++;
+          }
         } catch (err) {
           // A dropped connection is a failed image; a dead server ends the soak with its exit status.
           const { exitCode, signalCode } = server.child;

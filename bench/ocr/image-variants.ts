@@ -6,12 +6,14 @@ import { isSingleLine, type OcrDevRecord } from './ocr-dev-manifest.ts';
 
 type ImageRecord = OcrDevRecord & { file: string };
 
+type Variant = { name: string; ext: string; make: (image: sharp.Sharp, width: number) => sharp.Sharp };
+
 /**
  * How a page reaches a user other than as ocr-dev's clean 200–300 dpi scan: at half the size (a 150-dpi
  * scan), slanted by 2° (a page fed crooked), and at 0.6 of the size as a grey JPEG of quality 35 (a
  * phone upload). Layout rules fitted to one resolution fail on these first.
  */
-const VARIANTS: ReadonlyArray<{ name: string; ext: string; make: (page: sharp.Sharp, width: number) => sharp.Sharp }> = [
+const PAGE_VARIANTS: readonly Variant[] = [
   { name: 'half', ext: 'png', make: (page, width) => page.resize(Math.round(width / 2)).png() },
   { name: 'slant', ext: 'png', make: (page) => page.rotate(2, { background: '#ffffff' }).png() },
   {
@@ -25,23 +27,37 @@ const VARIANTS: ReadonlyArray<{ name: string; ext: string; make: (page: sharp.Sh
   },
 ];
 
+/**
+ * ocr-dev's forms are ~100-dpi scans with a 7–8 px x-height; at 0.8 of the size (a coarser scan or fax)
+ * their print is as small and soft as many users' forms (docs/decisions.md, 2026-11-27).
+ */
+const FORM_VARIANTS: readonly Variant[] = [
+  { name: 'small', ext: 'png', make: (form, width) => form.resize(Math.round(width * 0.8)).png() },
+];
+
 /** Full pages of modern print (black letter is read by Tesseract whole, in its own order). */
 function isPage(r: OcrDevRecord): boolean {
   return r.kind === 'document' && r.fullText !== null && !isSingleLine(r) && r.script !== 'Fraktur';
 }
 
+function variantsOf(r: OcrDevRecord): readonly Variant[] {
+  return isPage(r) ? PAGE_VARIANTS : r.kind === 'form' ? FORM_VARIANTS : [];
+}
+
 /**
- * The variants of the full pages among `records`, written to a temporary directory (never into the
- * repository) that goes when the process ends; each keeps its page's text and split, with `~half`,
- * `~slant` or `~jpeg` after its id.
+ * The variants of the full pages and forms among `records`, written to a temporary directory (never into
+ * the repository) that goes when the process ends; each keeps its image's text and split, with `~half`,
+ * `~slant`, `~jpeg` or `~small` after its id.
  */
-export async function pageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-page-variants-'));
+export async function imageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-image-variants-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const out: ImageRecord[] = [];
-  for (const r of records.filter(isPage)) {
+  for (const r of records) {
+    const variants = variantsOf(r);
+    if (variants.length === 0) continue;
     const { width = 0 } = await sharp(r.file).metadata();
-    for (const v of VARIANTS) {
+    for (const v of variants) {
       const file = path.join(dir, `${r.id}~${v.name}.${v.ext}`);
       await v.make(sharp(r.file).flatten({ background: '#ffffff' }), width).toFile(file);
       out.push({ ...r, id: `${r.id}~${v.name}`, file });
