@@ -79,8 +79,8 @@ if (values.mode !== undefined && values.mode !== 'text' && values.mode !== 'docu
   process.exit(2);
 }
 if (records.length === 0) {
-  const pages = values.variants ? ' (--variants: full pages of modern print and forms only)' : '';
-  console.error(`No image matches --only ${only} --split ${split}${pages} (kinds: ${kinds.join(', ')}).`);
+  const onlyVariants = values.variants ? ' (--variants: full pages of modern print and forms only)' : '';
+  console.error(`No image matches --only ${only} --split ${split}${onlyVariants} (kinds: ${kinds.join(', ')}).`);
   process.exit(2);
 }
 
