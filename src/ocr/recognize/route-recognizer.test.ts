@@ -73,6 +73,32 @@ test('a German hint routes the lines through Tesseract and keeps the umlauts', a
   t.assert.doesNotMatch(plain.text, /ö/, 'PP-OCR alone has no umlauts');
 });
 
+test('a page in French and German read without a hint gets its accents back, line by line', async (t: TestContext) => {
+  const bytes = await page([
+    'Branchez le chargeur avant la première',
+    'utilisation et attendez que le voyant',
+    'devienne vert, puis rangez-le dans un',
+    'endroit sec, à l’abri de la lumière.',
+    'Schließen Sie das Ladegerät vor dem',
+    'ersten Gebrauch an und warten Sie, bis',
+    'die Anzeige grün leuchtet, und lagern',
+    'Sie es danach an einem trockenen Ort.',
+  ]);
+  const { result } = await run(bytes, []);
+  t.assert.match(result.text, /première/);
+  t.assert.match(result.text, /Ladegerät/);
+  t.assert.match(result.text, /grün/);
+  const languages = result.page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.languages.map((l) => l.languageCode)));
+  t.assert.ok(languages.includes('fr') && languages.includes('de'), JSON.stringify(languages));
+  const english = await page([
+    'Plug the charger in before the first use',
+    'and wait until the light turns green, then',
+    'store it somewhere dry and out of the sun.',
+    'Never let the battery run completely flat.',
+  ]);
+  t.assert.equal((await run(english, [])).result.locale, 'en');
+});
+
 test('an Arabic hint reads right to left: logical order, first word boxed at the right', async (t: TestContext) => {
   const { result } = await run(await page(['السلام عليكم يا أصدقاء']), ['ar']);
   t.assert.match(result.text, /السلام عليكم/);

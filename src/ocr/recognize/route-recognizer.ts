@@ -1,6 +1,7 @@
 import { cropLine } from './crop-line.ts';
 import { quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
+import { identifyLanguages } from './identify-language.ts';
 import { findLanguage, type Language } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
 import type { LineReading, Recognizer, RecognizeOptions } from './recognizer.ts';
@@ -187,8 +188,11 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
       return { quads: page.map((l) => l.box), readings: page.map((l) => ({ ...modernS(l.reading), language: latin.language.code })) };
     },
     async recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]> {
-      const plan = planRecognition(options?.languageHints ?? []);
-      if (plan.tesseract.length === 0 || lines.length === 0) return deps.paddle.recognize(image, lines, options);
+      const hints = options?.languageHints ?? [];
+      const plan = planRecognition(hints);
+      if (lines.length === 0) return [];
+      if (hints.length === 0) return restoreAccents(image, lines, await deps.paddle.recognize(image, lines, options), deps.tesseract);
+      if (plan.tesseract.length === 0) return deps.paddle.recognize(image, lines, options);
       const raw = plan.paddle ? await deps.paddle.recognize(image, lines, options) : lines.map(() => EMPTY);
       // Fusion aligns PP-OCR's words with Tesseract's: PP's word gaps are placed from the ink first.
       const paddle = raw.map((r) => refineWordGapsOnInk(r, r.ink));
@@ -209,6 +213,42 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
       });
     },
   };
+}
+
+/**
+ * A page read without a hint whose lines are French, German, Spanish, Italian or Portuguese
+ * (`identifyLanguages`): PP-OCR's letters lose those languages' accents ("premiere", "sorgfaltig"),
+ * so such lines are read again by their language's Tesseract model and fused as if it had been
+ * hinted. Lines of English, and every line of any other page, keep PP-OCR's reading.
+ */
+async function restoreAccents(
+  image: DecodedImage,
+  lines: readonly Quad[],
+  paddle: LineReading[],
+  tesseract: TesseractRecognizer,
+): Promise<LineReading[]> {
+  const languages = identifyLanguages(
+    paddle.map((r) => r.text),
+    lines,
+  );
+  const readings = [...paddle];
+  for (const code of new Set(languages)) {
+    const language = code === undefined ? undefined : findLanguage(code);
+    if (language?.traineddata === undefined || locateTraineddata(language.traineddata) === undefined) continue;
+    const indices = languages.flatMap((l, i) => (l === code ? [i] : []));
+    const group = indices.map((i) => lines[i]);
+    // Black letter read line by line in roman type is no better (and each line costs ~0.1 s): a
+    // Fraktur page is read right only whole, by Tesseract's page reader, which the hint `de` asks for.
+    if (code === 'de' && (await isBlackLetter(image, group, bodyLineHeight(group), tesseract))) continue;
+    const own = await tesseract.recognizeLines(
+      group.map((q) => cropForTesseract(image, q)),
+      [language.traineddata],
+    );
+    indices.forEach((i, k) => {
+      readings[i] = { ...fuseDiacritics(refineWordGapsOnInk(paddle[i], paddle[i].ink), own[k]), language: language.code };
+    });
+  }
+  return readings.map((r, i) => (r.language === undefined && languages[i] !== undefined ? { ...r, language: languages[i] } : r));
 }
 
 /**

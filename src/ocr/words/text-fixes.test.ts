@@ -27,6 +27,17 @@ test('a fix left out (ablation) changes nothing else; the lexicon applies only w
   assert.equal(textFixContext({ languageHints: ['de'] }, lexicon).lexicon, undefined);
   assert.equal(textFixContext({ languageHints: ['en-GB'] }, lexicon).lexicon, lexicon);
   assert.equal(fixText([reading('whol emeal')], textFixContext({ languageHints: ['fr'] }, lexicon))[0].text, 'whol emeal');
+  // A line found to be French on an unhinted page keeps its words; an English one beside it is fixed.
+  assert.deepEqual(
+    fixText(
+      [
+        { ...reading('ne plongez jam aisle socle'), language: 'fr' },
+        { ...reading('whol emeal'), language: 'en' },
+      ],
+      { lexicon },
+    ).map((r) => r.text),
+    ['ne plongez jam aisle socle', 'wholemeal'],
+  );
 });
 
 test("the recognizer's working fields do not leave the stage; empty and blank lines pass", () => {

@@ -18,8 +18,11 @@ export interface TextFix {
   readonly fix: (reading: LineReading, context: TextFixContext) => LineReading;
 }
 
+/** English words would cut a French or German line into English ones ("jamais le" → "jam aisle"). */
+const isEnglish = (r: LineReading) => r.language === undefined || r.language === 'en';
+
 const withLexicon = (f: (r: LineReading, l: EnglishLexicon) => LineReading) => (r: LineReading, c: TextFixContext) =>
-  c.lexicon ? f(r, c.lexicon) : r;
+  c.lexicon && isEnglish(r) ? f(r, c.lexicon) : r;
 
 /**
  * The text-fix stage, in the order it runs: word gaps from the ink first (the later fixes work on

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Quad } from '../ocr-types.ts';
+import { identifyLanguages } from './identify-language.ts';
+
+/** One line per row, 40 px apart, as a page's detector boxes. */
+const rows = (n: number): Quad[] =>
+  Array.from({ length: n }, (_, i) => [
+    { x: 100, y: 40 * i },
+    { x: 900, y: 40 * i },
+    { x: 900, y: 40 * i + 30 },
+    { x: 100, y: 40 * i + 30 },
+  ]);
+
+// PP-OCR's reading of such pages: the words are right, the accents are gone.
+const FRENCH = [
+  'Mode d emploi',
+  'Branchez le chargeur sur une prise murale avant de mettre',
+  "l'appareil en marche, puis attendez que le voyant devienne vert.",
+  'Ne laissez jamais la batterie se decharger completement pendant',
+  "l'hiver et rangez-la dans un endroit sec et tempere.",
+];
+const GERMAN = [
+  'Schliessen Sie das Ladegerat an eine Steckdose an, bevor Sie',
+  'das Gerat einschalten, und warten Sie, bis die Anzeige grun leuchtet.',
+];
+const ENGLISH = [
+  'Plug the charger into a wall socket before switching the unit on,',
+  'then wait until the light turns green. Never let the battery run',
+  'completely flat over the winter, and store it somewhere dry.',
+];
+
+test("a French page is French, line by line; a short line takes its neighbour's language", () => {
+  assert.deepEqual(identifyLanguages(FRENCH, rows(FRENCH.length)), ['fr', 'fr', 'fr', 'fr', 'fr']);
+});
+
+test('a page in several languages is split by paragraph', () => {
+  const texts = [...FRENCH, ...ENGLISH, ...GERMAN];
+  const languages = identifyLanguages(texts, rows(texts.length));
+  assert.deepEqual(languages, [...FRENCH.map(() => 'fr'), ...ENGLISH.map(() => 'en'), ...GERMAN.map(() => 'de')]);
+});
+
+test('English pages, short texts and other languages are left alone', () => {
+  assert.deepEqual(identifyLanguages(ENGLISH, rows(3)), [undefined, undefined, undefined]);
+  assert.deepEqual(identifyLanguages(['Sortie', 'Ne pas entrer'], rows(2)), [undefined, undefined]);
+  const malay = [
+    'Terima kasih kerana membeli belah di kedai kami, sila datang lagi.',
+    'Barang yang telah dibeli tidak boleh ditukar atau dipulangkan semula.',
+    'Sila simpan resit ini sebagai bukti pembelian untuk sebarang tuntutan.',
+  ];
+  assert.deepEqual(identifyLanguages(malay, rows(3)), [undefined, undefined, undefined]);
+  assert.deepEqual(identifyLanguages([], []), []);
+});

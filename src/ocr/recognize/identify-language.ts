@@ -1,0 +1,56 @@
+import { franc } from 'franc-min';
+import type { Point, Quad } from '../ocr-types.ts';
+
+/**
+ * Latin-script languages whose accents PP-OCR drops and a Tesseract model restores (franc's ISO
+ * 639-3 code → the catalogue's BCP-47 code). English is read by PP-OCR alone.
+ */
+const ACCENTED_LATIN: Readonly<Record<string, string>> = { fra: 'fr', deu: 'de', spa: 'es', ita: 'it', por: 'pt' };
+const CANDIDATES = ['eng', ...Object.keys(ACCENTED_LATIN)];
+
+/**
+ * Below this many letters a text's trigrams do not tell these languages apart: a photo's signs, a
+ * plate, a short line ("cool down completely." reads as Hungarian). A page is asked first, with
+ * every language franc knows, so that Malay or Dutch text is not taken for its nearest neighbour here.
+ */
+const PAGE_MIN_LETTERS = 200;
+const LINE_MIN_LETTERS = 30;
+
+const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
+
+function centre(q: Quad): Point {
+  return { x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 };
+}
+
+/**
+ * The language of each line read without a hint, when the page is written in French, German,
+ * Spanish, Italian or Portuguese (`undefined` for every line of any other page, English included).
+ * Each line long enough to tell is identified on its own among English and those five, so a page
+ * in several languages is split by paragraph; a shorter line takes the language of the nearest line
+ * that could be told. PP-OCR's reading has lost the accents, but the words are there.
+ *
+ * @example identifyLanguages(['Avant la première utilisation, lisez ces instructions …', …], quads) // ['fr', …]
+ */
+export function identifyLanguages(texts: readonly string[], quads: readonly Quad[]): Array<string | undefined> {
+  const page = texts.join('\n');
+  const none = texts.map(() => undefined);
+  if (letterCount(page) < PAGE_MIN_LETTERS || !(franc(page) in ACCENTED_LATIN)) return none;
+  const told = texts.map((t) => {
+    if (letterCount(t) < LINE_MIN_LETTERS) return undefined;
+    const code = franc(t, { only: CANDIDATES, minLength: 1 });
+    return code === 'eng' ? 'en' : ACCENTED_LATIN[code];
+  });
+  const centres = quads.map(centre);
+  const known = told.flatMap((l, i) => (l === undefined ? [] : [i]));
+  if (known.length === 0) return none;
+  return told.map((l, i) => {
+    if (l !== undefined) return l;
+    const nearest = known.reduce((best, k) =>
+      Math.hypot(centres[k].x - centres[i].x, centres[k].y - centres[i].y) <
+      Math.hypot(centres[best].x - centres[i].x, centres[best].y - centres[i].y)
+        ? k
+        : best,
+    );
+    return told[nearest];
+  });
+}
