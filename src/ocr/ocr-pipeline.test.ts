@@ -77,6 +77,16 @@ test('the pipeline reads a page, with lines in reading order and languages', asy
   assert.ok(timings && ['decode', 'detect', 'classify', 'recognize', 'layout'].every((k) => typeof timings[k] === 'number'));
 });
 
+test('a page is read the same way whichever feature asks: the image decides, not TEXT or DOCUMENT', async () => {
+  await runOcr(fixture('page.png'), deps, TEXT);
+  const asText = lastLines.map((l) => [l.text, l.confidence]);
+  await runOcr(fixture('page.png'), deps, { ...TEXT, mode: 'document' });
+  assert.deepEqual(
+    lastLines.map((l) => [l.text, l.confidence]),
+    asText,
+  );
+});
+
 test('an image decoded shrunk reports its page size and boxes in its original pixels', async () => {
   // The page fixture placed on a 6000×4000 canvas (24 MP, decoded at ~16 MP) at (3000, 2000).
   const page = await sharp(fixture('page.png')).resize({ width: 1500 }).toBuffer();

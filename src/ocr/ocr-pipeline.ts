@@ -101,7 +101,9 @@ export async function runOcr(
   };
 
   const image = await decodeImage(bytes);
-  const scene = options.mode === 'text' && paperShare(image) < PAGE_MIN_PAPER;
+  // What the image is decides how it is read; the feature asked for decides only what is dropped.
+  const photo = paperShare(image) < PAGE_MIN_PAPER;
+  const scene = options.mode === 'text' && photo;
   lap('decode');
   const boxes: TextBox[] = await detectText(image, deps.models.detector);
   lap('detect');
@@ -111,7 +113,7 @@ export async function runOcr(
     deps.models.classifier,
   );
   lap('classify');
-  const recognizeOptions = { ...options, photo: scene };
+  const recognizeOptions = { ...options, photo };
   // A word or line crop on which nothing line-sized was found is read whole (below).
   const crop = isCrop(image);
   const found = crop ? linesOfCrop(image, oriented.quads) : oriented.quads;
