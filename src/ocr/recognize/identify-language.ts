@@ -5,8 +5,14 @@ import type { Point, Quad } from '../ocr-types.ts';
  * Latin-script languages whose accents PP-OCR drops and a Tesseract model restores (franc's ISO
  * 639-3 code → the catalogue's BCP-47 code). English is read by PP-OCR alone.
  */
-const ACCENTED_LATIN: Readonly<Record<string, string>> = { fra: 'fr', deu: 'de', spa: 'es', ita: 'it', por: 'pt' };
-const CANDIDATES = ['eng', ...Object.keys(ACCENTED_LATIN)];
+const ACCENTED_LATIN: ReadonlyMap<string, string> = new Map([
+  ['fra', 'fr'],
+  ['deu', 'de'],
+  ['spa', 'es'],
+  ['ita', 'it'],
+  ['por', 'pt'],
+]);
+const CANDIDATES = ['eng', ...ACCENTED_LATIN.keys()];
 
 /**
  * Below this many letters a text's trigrams do not tell these languages apart: a photo's signs, a
@@ -34,11 +40,11 @@ function centre(q: Quad): Point {
 export function identifyLanguages(texts: readonly string[], quads: readonly Quad[]): Array<string | undefined> {
   const page = texts.join('\n');
   const none = texts.map(() => undefined);
-  if (letterCount(page) < PAGE_MIN_LETTERS || !(franc(page) in ACCENTED_LATIN)) return none;
+  if (letterCount(page) < PAGE_MIN_LETTERS || !ACCENTED_LATIN.has(franc(page))) return none;
   const told = texts.map((t) => {
     if (letterCount(t) < LINE_MIN_LETTERS) return undefined;
     const code = franc(t, { only: CANDIDATES, minLength: 1 });
-    return code === 'eng' ? 'en' : ACCENTED_LATIN[code];
+    return code === 'eng' ? 'en' : ACCENTED_LATIN.get(code);
   });
   const centres = quads.map(centre);
   const known = told.flatMap((l, i) => (l === undefined ? [] : [i]));
