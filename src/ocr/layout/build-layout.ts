@@ -1,5 +1,6 @@
 import type { BreakType, DetectedLanguage, OcrBlock, OcrMode, OcrParagraph, OcrResult, OcrWord, Quad } from '../ocr-types.ts';
 import type { RecognizedLine } from '../recognize/recognized-line.ts';
+import { quadCentre } from '../geometry.ts';
 import { groupLines } from './group-lines.ts';
 import { addWeights, languageOfWord, languagesByWeight, lineLanguageContext } from './language-of.ts';
 import {
@@ -129,7 +130,7 @@ function coreItem(frame: ReadingFrame, line: RecognizedLine, mirror: boolean): O
   const span = inkSpan(line);
   const b = frameBoxOf(frame, span ? sliceQuad(box, span[0], span[1]) : box);
   const height = quadHeight(box);
-  const centre = toFrame(frame, { x: (box[0].x + box[1].x + box[2].x + box[3].x) / 4, y: (box[0].y + box[1].y + box[2].y + box[3].y) / 4 });
+  const centre = toFrame(frame, quadCentre(box));
   const [x0, x1] = mirror ? [-b.x1, -b.x0] : [b.x0, b.x1];
   return { box: { x0, x1, y0: centre.y - height / 2, y1: centre.y + height / 2 }, height, figures: isFigures(line.text) };
 }

@@ -1,5 +1,6 @@
 import { franc } from 'franc-min';
-import type { Point, Quad } from '../ocr-types.ts';
+import { distance, quadCentre } from '../geometry.ts';
+import type { Quad } from '../ocr-types.ts';
 
 /**
  * Latin-script languages whose accents PP-OCR drops and a Tesseract model restores (franc's ISO
@@ -24,10 +25,6 @@ const LINE_MIN_LETTERS = 30;
 
 const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
 
-function centre(q: Quad): Point {
-  return { x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 };
-}
-
 /**
  * The language of each line read without a hint, when the page is written in French, German,
  * Spanish, Italian or Portuguese (`undefined` for every line of any other page, English included).
@@ -46,17 +43,12 @@ export function identifyLanguages(texts: readonly string[], quads: readonly Quad
     const code = franc(t, { only: CANDIDATES, minLength: 1 });
     return code === 'eng' ? 'en' : ACCENTED_LATIN.get(code);
   });
-  const centres = quads.map(centre);
+  const centres = quads.map(quadCentre);
   const known = told.flatMap((l, i) => (l === undefined ? [] : [i]));
   if (known.length === 0) return none;
   return told.map((l, i) => {
     if (l !== undefined) return l;
-    const nearest = known.reduce((best, k) =>
-      Math.hypot(centres[k].x - centres[i].x, centres[k].y - centres[i].y) <
-      Math.hypot(centres[best].x - centres[i].x, centres[best].y - centres[i].y)
-        ? k
-        : best,
-    );
+    const nearest = known.reduce((best, k) => (distance(centres[k], centres[i]) < distance(centres[best], centres[i]) ? k : best));
     return told[nearest];
   });
 }

@@ -2,7 +2,7 @@ import { cropLine } from './crop-line.ts';
 import { quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
 import { identifyLanguages } from './identify-language.ts';
-import { findLanguage, type Language } from './languages.ts';
+import { findLanguage, isLanguageInstalled, type Language } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
 import type { LineReading, Recognizer, RecognizeOptions } from './recognizer.ts';
 import { fuseDiacritics } from './tesseract/fuse-diacritics.ts';
@@ -234,7 +234,7 @@ async function restoreAccents(
   const readings = [...paddle];
   for (const code of new Set(languages)) {
     const language = code === undefined ? undefined : findLanguage(code);
-    if (language?.traineddata === undefined || locateTraineddata(language.traineddata) === undefined) continue;
+    if (language?.traineddata === undefined || !isLanguageInstalled(language)) continue;
     const indices = languages.flatMap((l, i) => (l === code ? [i] : []));
     const group = indices.map((i) => lines[i]);
     // Black letter read line by line in roman type is no better (and each line costs ~0.1 s): a
