@@ -41,3 +41,33 @@ test('an enlarged one-pixel stroke keeps its full darkness; a shrunk crop averag
     row(down, 5).join(' '),
   );
 });
+
+test('an upright rectangle (the separable path) crops as the general warp does', (t: TestContext) => {
+  let seed = 7;
+  const noise = image(120, 50, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % 256;
+  });
+  const upright: Quad = [
+    { x: 10.3, y: 5.6 },
+    { x: 101.7, y: 5.6 },
+    { x: 101.7, y: 31.2 },
+    { x: 10.3, y: 31.2 },
+  ];
+  // Read upside down: corner 0 at the bottom right.
+  const turned: Quad = [upright[2], upright[3], upright[0], upright[1]];
+  for (const quad of [upright, turned]) {
+    // A tilt far below a pixel sends the same rectangle through the general loop.
+    const tilted = quad.map((p, i) => (i === 1 ? { x: p.x, y: p.y + 1e-9 } : p)) as unknown as Quad;
+    for (const [w, h] of [
+      [300, 48], // enlarged: cubic
+      [80, 20], // shrunk: bilinear
+      [30, 8], // shrunk 3×: supersampled, always the general loop
+    ]) {
+      const a = cropLine(noise, quad, w, h).rgb;
+      const b = cropLine(noise, tilted, w, h).rgb;
+      const worst = a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
+      t.assert.ok(worst <= 1, `${w}×${h}: largest difference ${worst}`);
+    }
+  }
+});

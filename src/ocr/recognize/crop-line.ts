@@ -68,6 +68,8 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
   // gaps between words stay sharper than bilinear's (ocr-dev forms 77.0 / 80.9 → 78.1 / 83.2, scenes
   // 59.0 / 49.2 → 59.5 / 52.3 on tune / check; receipts 88.6 / 91.3 → 88.2 / 91.1; same time).
   const cubic = samples === 1 && srcH < outHeight;
+  // Most document lines are upright rectangles: then x follows the column and y the row alone.
+  if (samples === 1 && g === 0 && h === 0 && b === 0 && d === 0) return cropUpright(image, { a, c, e, f }, outWidth, outHeight, cubic);
   const { width: iw, height: ih, rgb: src } = image;
   const out = new Uint8Array(outWidth * outHeight * 3);
   // The hot loop of recognition's pre-processing: plain numbers only (no tuple per sample).
@@ -138,6 +140,94 @@ export function cropLine(image: DecodedImage, quad: Quad, outWidth: number, outH
       out[o] = Math.round(r / samples);
       out[o + 1] = Math.round(gr / samples);
       out[o + 2] = Math.round(bl / samples);
+    }
+  }
+  return { width: outWidth, height: outHeight, rgb: out };
+}
+
+/** A source coordinate along one axis: the cell's centre mapped and clamped to the image (as `cropLine`). */
+function sourceAt(scale: number, offset: number, cell: number, cells: number, limit: number): number {
+  const t = (cell + 0.5) / cells;
+  return Math.min(limit - 1, Math.max(0, scale * t + offset - 0.5));
+}
+
+/**
+ * `cropLine` for an upright rectangle (x = a·u + c, y = e·v + f) sampled once per pixel: separable,
+ * so it runs as a horizontal pass over the source rows the crop touches, then a vertical pass. The
+ * sums are the general loop's, in its order, so the pixels are the same; the taps are computed once
+ * per column and row instead of once per pixel (small print enlarged into 48 rows: half the time).
+ */
+function cropUpright(
+  image: DecodedImage,
+  map: { a: number; c: number; e: number; f: number },
+  outWidth: number,
+  outHeight: number,
+  cubic: boolean,
+): LineCrop {
+  const { width: iw, height: ih, rgb: src } = image;
+  // Per column and per row: 4 taps (cubic) or 2 (bilinear), as byte offsets and rows, and their weights
+  // (bilinear: the fraction past the first).
+  const colAt = new Int32Array(outWidth * 4);
+  const colW = new Float64Array(outWidth * 4);
+  for (let i = 0; i < outWidth; i++) {
+    const x = sourceAt(map.a, map.c, i, outWidth, iw);
+    const x0 = Math.floor(x);
+    const x1 = x0 + 1 < iw ? x0 + 1 : iw - 1;
+    colAt.set(cubic ? [(x0 > 0 ? x0 - 1 : 0) * 3, x0 * 3, x1 * 3, (x0 + 2 < iw ? x0 + 2 : iw - 1) * 3] : [x0 * 3, x1 * 3, 0, 0], i * 4);
+    if (cubic) cubicWeights(x - x0, colW.subarray(i * 4, i * 4 + 4));
+    else colW[i * 4] = x - x0;
+  }
+  const rowAt = new Int32Array(outHeight * 4);
+  const rowW = new Float64Array(outHeight * 4);
+  for (let j = 0; j < outHeight; j++) {
+    const y = sourceAt(map.e, map.f, j, outHeight, ih);
+    const y0 = Math.floor(y);
+    const y1 = y0 + 1 < ih ? y0 + 1 : ih - 1;
+    rowAt.set(cubic ? [y0 > 0 ? y0 - 1 : 0, y0, y1, y0 + 2 < ih ? y0 + 2 : ih - 1] : [y0, y1, y1, y1], j * 4);
+    if (cubic) cubicWeights(y - y0, rowW.subarray(j * 4, j * 4 + 4));
+    else rowW[j * 4] = y - y0;
+  }
+  // Rows run upwards when the quad is turned 180° (corner 0 bottom-right).
+  const first = Math.min(...rowAt),
+    last = Math.max(...rowAt);
+  // Horizontal pass: every touched source row, resampled at every column.
+  const stride = outWidth * 3;
+  const across = new Float64Array((last - first + 1) * stride);
+  for (let y = first; y <= last; y++) {
+    const row = y * iw * 3;
+    const o = (y - first) * stride;
+    for (let i = 0; i < outWidth; i++) {
+      const k = i * 4;
+      for (let ch = 0; ch < 3; ch++) {
+        const at = row + ch;
+        if (cubic) {
+          across[o + i * 3 + ch] =
+            colW[k] * src[at + colAt[k]] +
+            colW[k + 1] * src[at + colAt[k + 1]] +
+            colW[k + 2] * src[at + colAt[k + 2]] +
+            colW[k + 3] * src[at + colAt[k + 3]];
+        } else {
+          const s0 = src[at + colAt[k]];
+          across[o + i * 3 + ch] = s0 + (src[at + colAt[k + 1]] - s0) * colW[k];
+        }
+      }
+    }
+  }
+  // Vertical pass.
+  const out = new Uint8Array(outWidth * outHeight * 3);
+  for (let j = 0; j < outHeight; j++) {
+    const o = j * stride;
+    const [r0, r1, r2, r3] = Array.from(rowAt.subarray(j * 4, j * 4 + 4), (r) => (r - first) * stride);
+    const [w0, w1, w2, w3] = rowW.subarray(j * 4, j * 4 + 4);
+    for (let q = 0; q < stride; q++) {
+      if (cubic) {
+        const sum = w0 * across[r0 + q] + w1 * across[r1 + q] + w2 * across[r2 + q] + w3 * across[r3 + q];
+        // A cubic overshoots at edges; a Uint8Array would wrap, not clamp.
+        out[o + q] = Math.round(Math.min(255, Math.max(0, sum)));
+      } else {
+        const top = across[r0 + q];
+        out[o + q] = Math.round(top + (across[r1 + q] - top) * w0);
+      }
     }
   }
   return { width: outWidth, height: outHeight, rgb: out };
