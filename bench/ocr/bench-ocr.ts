@@ -27,6 +27,7 @@ import type { EngineRun } from './engine-run.ts';
 import { loadOcrDev, rowOf, type OcrDevRecord } from './ocr-dev-manifest.ts';
 import { imageVariants } from './image-variants.ts';
 import { runLegible } from './run-legible.ts';
+import { cpuHasVnni } from './cpu-has-vnni.ts';
 import { runLegibleApi } from './run-legible-api.ts';
 import { ensureTesseract, runTesseract, tesseractVersion } from './run-tesseract.ts';
 import { scoreImage } from './score-image.ts';
@@ -134,12 +135,18 @@ if (saved && !values['no-tesseract']) {
 }
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-console.log(`## OCR benchmark — ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${cpu}), Node ${process.version}`);
+const vnni = cpuHasVnni() ? ', VNNI' : ', no VNNI';
+console.log(
+  `## OCR benchmark — ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${cpu}${vnni}), Node ${process.version}`,
+);
 if (legible && values.api)
   console.log(
     `Legible: through the HTTP API (\`src/main.ts\`, default configuration); started and warmed up in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time).`,
   );
-else if (legible) console.log(`Legible: models loaded in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time).`);
+else if (legible)
+  console.log(
+    `Legible: models loaded in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time), recognizer ${legible.run.recognizerPrecision ?? 'fp32'}.`,
+  );
 if (version) console.log(`Tesseract: ${version}, \`OMP_THREAD_LIMIT=1\`.`);
 console.log('');
 const runs = [legible, tesseract].filter((s) => s !== undefined);

@@ -29,10 +29,10 @@ import { hintsOf, modeOf } from './run-legible.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // `--stride N`: every Nth tune image (all kinds still represented), for a quicker calibration.
-// Defaults: what docs/decisions.md ("Int8 recognizer for documents") measured.
+// Defaults: what docs/decisions.md ("Int8 recognizer on a VNNI CPU") measured.
 const { values } = parseArgs({
   options: {
-    stride: { type: 'string', default: '2' },
+    stride: { type: 'string', default: '1' },
     percentile: { type: 'string', default: '99.99' },
     'float-first': { type: 'string', default: '6' },
   },

@@ -67,7 +67,15 @@ export async function runLegible(
     const wallMs = performance.now() - start;
     peak = Math.max(peak, process.memoryUsage().rss);
     process.stderr.write('\n');
-    return { engine: 'Legible', results, wallMs, peakRssBytes: peak, finalRssBytes: process.memoryUsage().rss, startupMs };
+    return {
+      engine: 'Legible',
+      results,
+      wallMs,
+      peakRssBytes: peak,
+      finalRssBytes: process.memoryUsage().rss,
+      startupMs,
+      recognizerPrecision: ocr.recognizerPrecision,
+    };
   } finally {
     clearInterval(sampler);
     await engine.close();
