@@ -23,6 +23,6 @@ export interface EngineRun {
   finalRssBytes?: number;
   /** Model loading before the timed run (Legible), not part of the wall time. */
   startupMs?: number;
-  /** The recognizer precision Legible's workers loaded (`OCR_RECOGNIZER_PRECISION` resolved). */
+  /** The recognizer precision Legible's workers loaded (`OCR_RECOGNIZER_PRECISION`). */
   recognizerPrecision?: string;
 }
