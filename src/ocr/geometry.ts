@@ -111,3 +111,14 @@ export function quadSize(q: Quad): { width: number; height: number } {
 export function rotateQuad(q: Quad, k: number): Quad {
   return [q[k % 4], q[(k + 1) % 4], q[(k + 2) % 4], q[(k + 3) % 4]];
 }
+
+/** The quad of a whole image, corner 0 top-left, clockwise. */
+export function imageQuad(size: { width: number; height: number }): Quad {
+  const { width: w, height: h } = size;
+  return [
+    { x: 0, y: 0 },
+    { x: w, y: 0 },
+    { x: w, y: h },
+    { x: 0, y: h },
+  ];
+}

@@ -2,6 +2,7 @@ import { orientLines } from './recognize/classify-direction.ts';
 import { decodeImage, type DecodedImage } from './decode/decode-image.ts';
 import { detectText, type TextBox } from './detect/detect-text.ts';
 import { isCrop, linesOfCrop } from './detect/lines-of-crop.ts';
+import { imageQuad } from './geometry.ts';
 import { dropDoubtfulWordsOfPhoto } from './words/drop-doubtful-words.ts';
 import { settleFlips } from './recognize/settle-flips.ts';
 import type { EnglishLexicon } from './words/english-lexicon.ts';
@@ -10,7 +11,7 @@ import type { OcrModels } from './models/models.ts';
 import { PAGE_MIN_PAPER, paperShare } from './decode/paper-share.ts';
 import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
 import type { RecognizedLine } from './recognize/recognized-line.ts';
-import type { LineReading, Recognizer } from './recognize/recognizer.ts';
+import type { LineReading, RecognizeOptions, Recognizer } from './recognize/recognizer.ts';
 import { fixText, TEXT_FIXES, textFixContext } from './words/text-fixes.ts';
 
 /** The layout stage's signature (`src/ocr/layout/build-layout.ts`). */
@@ -45,16 +46,6 @@ export function guessLanguage(text: string, hints: readonly string[]): string | 
   return latinHint?.code ?? 'en';
 }
 
-function wholeImage(image: DecodedImage): Quad {
-  const { width: w, height: h } = image;
-  return [
-    { x: 0, y: 0 },
-    { x: w, y: 0 },
-    { x: w, y: h },
-    { x: 0, y: h },
-  ];
-}
-
 /** Boxes found on an image decoded at `scale` of its size, in the original image's pixels. */
 function toOriginalPixels(quads: readonly Quad[], scale: number): readonly Quad[] {
   if (scale === 1) return quads;
@@ -77,6 +68,39 @@ function toLines(quads: readonly Quad[], readings: readonly LineReading[], optio
   const checked = dropDoubtfulWordsOfPhoto(read.filter((r) => r.photo).map((r) => r.line));
   let k = 0;
   return read.flatMap((r) => (r.photo ? (checked[k++] ?? []) : [r.line]));
+}
+
+/** Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole). */
+async function detectAndRead(
+  image: DecodedImage,
+  deps: OcrPipelineDeps,
+  recognizeOptions: RecognizeOptions,
+  crop: boolean,
+  lap: (stage: string) => void,
+): Promise<{ quads: readonly Quad[]; readings: LineReading[]; ordered: boolean; classified: number }> {
+  const boxes: TextBox[] = await detectText(image, deps.models.detector);
+  lap('detect');
+  const oriented = await orientLines(
+    image,
+    boxes.map((b) => b.box),
+    deps.models.classifier,
+  );
+  lap('classify');
+  // A word or line crop on which nothing line-sized was found is read whole (below).
+  const found = crop ? linesOfCrop(image, oriented.quads) : oriented.quads;
+  const page = await deps.recognizer.readPage?.(image, found, recognizeOptions);
+  let quads = page?.quads ?? deps.recognizer.groupLines?.(image, found, recognizeOptions) ?? found;
+  let readings = page?.readings ?? (await deps.recognizer.recognize(image, quads, recognizeOptions));
+  // Lines regrouped by the recognizer (Tesseract rows) no longer match the classifier's indices.
+  if (!page && quads.length === oriented.quads.length && quads.every((q, i) => q === oriented.quads[i]))
+    ({ quads, readings } = await settleFlips(quads, readings, oriented.flipped, (q) =>
+      deps.recognizer.recognize(image, q, recognizeOptions),
+    ));
+  if (quads.length === 0 && crop) {
+    quads = [imageQuad(image)];
+    readings = await deps.recognizer.recognize(image, quads, recognizeOptions);
+  }
+  return { quads, readings, ordered: page !== undefined, classified: oriented.classified };
 }
 
 /**
@@ -105,30 +129,13 @@ export async function runOcr(
   const photo = paperShare(image) < PAGE_MIN_PAPER;
   const scene = options.mode === 'text' && photo;
   lap('decode');
-  const boxes: TextBox[] = await detectText(image, deps.models.detector);
-  lap('detect');
-  const oriented = await orientLines(
-    image,
-    boxes.map((b) => b.box),
-    deps.models.classifier,
-  );
-  lap('classify');
   const recognizeOptions = { ...options, photo };
-  // A word or line crop on which nothing line-sized was found is read whole (below).
   const crop = isCrop(image);
-  const found = crop ? linesOfCrop(image, oriented.quads) : oriented.quads;
-  const whole = await deps.recognizer.readPage?.(image, found, recognizeOptions);
-  let quads = whole?.quads ?? deps.recognizer.groupLines?.(image, found, recognizeOptions) ?? found;
-  let readings = whole?.readings ?? (await deps.recognizer.recognize(image, quads, recognizeOptions));
-  // Lines regrouped by the recognizer (Tesseract rows) no longer match the classifier's indices.
-  if (!whole && quads.length === oriented.quads.length && quads.every((q, i) => q === oriented.quads[i]))
-    ({ quads, readings } = await settleFlips(quads, readings, oriented.flipped, (q) =>
-      deps.recognizer.recognize(image, q, recognizeOptions),
-    ));
-  if (quads.length === 0 && crop) {
-    quads = [wholeImage(image)];
-    readings = await deps.recognizer.recognize(image, quads, recognizeOptions);
-  }
+  // A line crop the recognizer reads whole (a script only Tesseract reads) needs no detection.
+  const direct = crop ? await deps.recognizer.readCrop?.(image, recognizeOptions) : undefined;
+  const { quads, readings, ordered, classified } = direct
+    ? { ...direct, ordered: false, classified: 0 }
+    : await detectAndRead(image, deps, recognizeOptions, crop, lap);
   lap('recognize');
   const context = textFixContext(options, deps.lexicon);
   const fixed = fixText(readings, context);
@@ -139,7 +146,7 @@ export async function runOcr(
     width: Math.round(image.width / image.scale),
     height: Math.round(image.height / image.scale),
     mode: options.mode,
-    ordered: whole !== undefined,
+    ordered,
   };
   const lineBoxes = toOriginalPixels(quads, image.scale);
   const result = deps.buildLayout(toLines(lineBoxes, fixed, options, scene), page);
@@ -154,6 +161,6 @@ export async function runOcr(
     : undefined;
   if (!profile) return without ? { result, without } : { result };
   timings.lines = quads.length;
-  timings.classified = oriented.classified;
+  timings.classified = classified;
   return { result, timings, ...(without ? { without } : {}) };
 }

@@ -11,6 +11,8 @@ export interface InkProfile {
   width: number;
   /** Rows of the text band (the densest band of ink rows): the line's text height in crop pixels. */
   textHeight: number;
+  /** The text band's share of the crop's ink: near 1 on one line; a second line or a neighbour's bits lower it. */
+  bandShare: number;
   /** Columns holding ink, left to right (specks removed). */
   inkRuns: ColumnRun[];
   /** Blank runs between the first and the last ink column. */
@@ -107,6 +109,7 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
     y = end;
   }
   const textHeight = band.end - band.start;
+  const bandShare = band.mass / rows.reduce((sum, r) => sum + r, 0);
   const columns = columnInk(ink, width, band.start, band.end);
 
   // A column with any ink is ink; runs with less ink than a small dot are specks.
@@ -125,7 +128,7 @@ export function inkProfile(crop: LineCrop): InkProfile | undefined {
     x = end;
   }
   const gaps = inkRuns.slice(1).map((r, i) => ({ start: inkRuns[i].end, end: r.start }));
-  return { width, textHeight, inkRuns, gaps };
+  return { width, textHeight, bandShare, inkRuns, gaps };
 }
 
 /** A horizontal run of ink this many crop heights long is a rule (an underline, a box edge), not a glyph. */

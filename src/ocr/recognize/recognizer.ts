@@ -45,6 +45,11 @@ export interface Recognizer {
     lines: readonly Quad[],
     options?: RecognizeOptions,
   ): Promise<{ quads: Quad[]; readings: LineReading[] } | undefined>;
+  /**
+   * Optionally reads a word or line crop whole, before any detection (a line in a script only Tesseract
+   * reads: the detector would only find the line the crop is); undefined: the crop is detected as usual.
+   */
+  readCrop?(image: DecodedImage, options?: RecognizeOptions): Promise<{ quads: Quad[]; readings: LineReading[] } | undefined>;
   /** Optionally regroups the detector's boxes into the lines this recognizer reads best (e.g. word boxes joined into rows). */
   groupLines?(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Quad[];
 }

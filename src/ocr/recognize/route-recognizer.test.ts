@@ -110,3 +110,16 @@ test('an Arabic hint reads right to left: logical order, first word boxed at the
   t.assert.ok(words.indexOf(first) < words.indexOf(second), 'logical order');
   t.assert.ok(Math.min(...first.box.map((p) => p.x)) > Math.max(...second.box.map((p) => p.x)) - 5, 'first word right of the second');
 });
+
+test('a line crop in a script only Tesseract reads is read whole, without detection; two lines still are detected', async (t: TestContext) => {
+  const one = await runOcr(await page(['السلام عليكم يا أصدقاء']), deps, { mode: 'document', languageHints: ['ar'] }, true);
+  t.assert.match(one.result.text, /السلام عليكم/);
+  t.assert.equal(one.timings?.detect, undefined, 'no detection');
+  const two = await runOcr(await page(['السلام عليكم يا أصدقاء', 'مرحبا بكم في المدينة']), deps, { mode: 'document', languageHints: ['ar'] }, true);
+  t.assert.match(two.result.text, /السلام عليكم/);
+  t.assert.match(two.result.text, /مرحبا بكم/);
+  t.assert.ok(two.timings?.detect !== undefined, 'detected');
+  // English keeps PP-OCR's detector even on a crop.
+  const english = await runOcr(await page(['Plug the charger in first']), deps, { mode: 'document', languageHints: ['en'] }, true);
+  t.assert.ok(english.timings?.detect !== undefined);
+});

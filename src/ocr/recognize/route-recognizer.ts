@@ -1,7 +1,8 @@
 import { cropLine } from './crop-line.ts';
-import { quadSize } from '../geometry.ts';
+import { imageQuad, quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
 import { identifyLanguages } from './identify-language.ts';
+import { inkProfile } from './ink-profile.ts';
 import { findLanguage, isLanguageInstalled, type Language } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
 import type { LineReading, Recognizer, RecognizeOptions } from './recognizer.ts';
@@ -158,6 +159,18 @@ function modernS(reading: LineReading): LineReading {
   return { ...reading, text: reading.text.replaceAll(LONG_S, 's'), chars };
 }
 
+/** A crop whose ink lies this much in one band of rows is one line (Arabic's dots and marks included). */
+const ONE_LINE_BAND_SHARE = 0.9;
+
+/**
+ * Whether a crop holds one line of text, from its ink rows. Tesseract reads a crop as one line
+ * (`PSM.SINGLE_LINE`); a crop of several lines still goes through the detector and row grouping.
+ */
+function isOneLine(image: DecodedImage): boolean {
+  const ink = inkProfile(image);
+  return ink !== undefined && ink.bandShare >= ONE_LINE_BAND_SHARE;
+}
+
 /**
  * The recognizer the pipeline uses: routes every line to the recognizer(s) its image's language
  * hints call for (`planRecognition`) and keeps, per line, the reading that best fits: the fused
@@ -176,6 +189,13 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
       // PP-OCR's detector finds whole Latin lines; joining them on a row would read across a page's
       // columns (a two-column newspaper). A single row (a word crop, a scanned line) is read whole.
       return plan.tesseract.every((p) => p.latin) && merged.length > 1 ? [...lines] : merged;
+    },
+    async readCrop(image, options) {
+      const plan = planRecognition(options?.languageHints ?? []);
+      // Only scripts Tesseract reads alone: PP-OCR's lines (English, Chinese, the Latin fusion) keep their detector.
+      if (plan.paddle || plan.tesseract.length === 0 || !isOneLine(image)) return undefined;
+      const quads = [imageQuad(image)];
+      return { quads, readings: await this.recognize(image, quads, options) };
     },
     async readPage(image, lines, options) {
       const latin = planRecognition(options?.languageHints ?? []).tesseract.find((p) => p.latin);

@@ -42,7 +42,11 @@ test('a fix left out (ablation) changes nothing else; the lexicon applies only w
 
 test("the recognizer's working fields do not leave the stage; empty and blank lines pass", () => {
   const out = fixText(
-    [{ ...reading('AB'), centres: [0.2, 0.7], ink: { width: 10, textHeight: 8, inkRuns: [], gaps: [] } }, reading(''), reading('   ')],
+    [
+      { ...reading('AB'), centres: [0.2, 0.7], ink: { width: 10, textHeight: 8, bandShare: 1, inkRuns: [], gaps: [] } },
+      reading(''),
+      reading('   '),
+    ],
     {},
   );
   assert.deepEqual(Object.keys(out[0]).sort(), ['chars', 'confidence', 'text']);
