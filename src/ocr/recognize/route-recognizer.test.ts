@@ -115,7 +115,12 @@ test('a line crop in a script only Tesseract reads is read whole, without detect
   const one = await runOcr(await page(['السلام عليكم يا أصدقاء']), deps, { mode: 'document', languageHints: ['ar'] }, true);
   t.assert.match(one.result.text, /السلام عليكم/);
   t.assert.equal(one.timings?.detect, undefined, 'no detection');
-  const two = await runOcr(await page(['السلام عليكم يا أصدقاء', 'مرحبا بكم في المدينة']), deps, { mode: 'document', languageHints: ['ar'] }, true);
+  const two = await runOcr(
+    await page(['السلام عليكم يا أصدقاء', 'مرحبا بكم في المدينة']),
+    deps,
+    { mode: 'document', languageHints: ['ar'] },
+    true,
+  );
   t.assert.match(two.result.text, /السلام عليكم/);
   t.assert.match(two.result.text, /مرحبا بكم/);
   t.assert.ok(two.timings?.detect !== undefined, 'detected');
