@@ -3,6 +3,7 @@ import { createStore, PEPPER, projectKey } from '../load/bench-store.ts';
 import { spawnServer } from '../load/spawn-server.ts';
 import type { EngineImageResult, EngineRun } from './engine-run.ts';
 import { mapLimit } from './map-limit.ts';
+import { SERVER_MALLOC_ENV } from '../server-malloc-env.ts';
 import type { OcrDevRecord } from './ocr-dev-manifest.ts';
 import { peakRss } from './peak-rss.ts';
 import { residentBytes } from '../soak/resident-memory.ts';
@@ -26,7 +27,7 @@ function wordsOf(annotations: NonNullable<VisionResponse['textAnnotations']>): E
 }
 
 /**
- * Legible as a client sees it: `npm start`'s entry point with the default OCR configuration (2
+ * Legible as a client sees it: `npm start`'s entry point and glibc settings with the default OCR configuration (2
  * workers, models warmed at start-up) on a fresh store (`bench-store.ts`: SQLite, or PostgreSQL +
  * Redis when `DATABASE_URL` says so), an account, a project with ocr enabled and an API key, then
  * every image posted to `/v1/images:annotate` as base64 JSON, `concurrency` at a time. The wall
@@ -36,7 +37,11 @@ export async function runLegibleApi(records: ReadonlyArray<OcrDevRecord & { file
   const store = await createStore();
   try {
     const t0 = performance.now();
-    const server = await spawnServer('src/main.ts', { ...store.env, SECRET_PEPPER: PEPPER, LOG_LEVEL: 'info' }, 'OCR models loaded');
+    const server = await spawnServer(
+      'src/main.ts',
+      { ...store.env, SECRET_PEPPER: PEPPER, LOG_LEVEL: 'info', ...SERVER_MALLOC_ENV },
+      'OCR models loaded',
+    );
     const startupMs = performance.now() - t0;
     try {
       const keyString = await projectKey(server.url, store.token, store.accountId, false);
