@@ -24,8 +24,8 @@ const LONG_LINE_SCALE = 0.8;
 const SMALL_PRINT_HEIGHT = REC_HEIGHT / 2;
 
 /** Rows a line is drawn with inside the 48-row tensor. */
-function cropHeightOf(quad: Quad, shrinkLongLines: boolean): number {
-  const keep = !shrinkLongLines || scaledWidth(quad, REC_HEIGHT) < LONG_LINE_WIDTH || quadSize(quad).height < SMALL_PRINT_HEIGHT;
+function cropHeightOf(quad: Quad, photo: boolean): number {
+  const keep = photo || scaledWidth(quad, REC_HEIGHT) < LONG_LINE_WIDTH || quadSize(quad).height < SMALL_PRINT_HEIGHT;
   return keep ? REC_HEIGHT : Math.round(REC_HEIGHT * LONG_LINE_SCALE);
 }
 
@@ -37,15 +37,19 @@ const MIN_WIDTH = 96;
  */
 const MAX_WIDTH = 8192;
 /**
- * Blank columns after every line, one text height: the recognizer was trained on crops padded on
- * the right (to 320 columns), and reads a line's last letters better with a blank after them
- * (ocr-dev forms 78.2 / 82.8 → 78.7 / 83.5, documents 96.9 / 96.5 → 97.2 / 96.6 on tune / check).
+ * Blank columns after every line: the recognizer was trained on crops padded on the right (to 320
+ * columns), and reads a line's last letters better with a blank after them (ocr-dev forms 78.2 / 82.8
+ * → 78.7 / 83.5, documents 96.9 / 96.5 → 97.2 / 96.6 on tune / check). A photo's line gets the
+ * whole height (scenes lost 0.3–0.6 with half); print gets half, as well read for 3–6 % less
+ * recognition on forms and receipts (docs/decisions.md).
  */
-const TRAILING_BLANK = REC_HEIGHT;
+function trailingBlank(photo: boolean): number {
+  return photo ? REC_HEIGHT : REC_HEIGHT / 2;
+}
 
 export interface RecognizeLinesOptions {
-  /** Draw long lines of print smaller (documents: faster, same accuracy); off for photos. Default true. */
-  shrinkLongLines?: boolean;
+  /** The lines are a photo's: drawn at full size with a full blank after them. Default false: print (long lines smaller, half a blank). */
+  photo?: boolean;
 }
 
 /** (x / 255 − 0.5) / 0.5 in BGR order, as PaddleOCR's `resize_norm_img`; padding stays 0. */
@@ -80,12 +84,12 @@ export async function recognizeLines(
   dictionary: readonly string[],
   options: RecognizeLinesOptions = {},
 ): Promise<LineReading[]> {
-  const shrink = options.shrinkLongLines ?? true;
+  const photo = options.photo ?? false;
   const readings: LineReading[] = [];
   for (const quad of lines) {
-    const height = cropHeightOf(quad, shrink);
+    const height = cropHeightOf(quad, photo);
     const width = scaledWidth(quad, height, MAX_WIDTH);
-    const tw = Math.max(MIN_WIDTH, width) + TRAILING_BLANK;
+    const tw = Math.max(MIN_WIDTH, width) + trailingBlank(photo);
     const tensor = scratchFloats('recognizer input', 3 * REC_HEIGHT * tw);
     const crop = cropLine(image, quad, width, height);
     fillTensor(tensor, crop.rgb, crop.width, tw);
@@ -117,7 +121,7 @@ export function createPaddleRecognizer(model: OnnxModel, dictionary: readonly st
   return {
     name: 'pp-ocrv4',
     async recognize(image, lines, options) {
-      const how = { shrinkLongLines: options?.photo !== true };
+      const how = { photo: options?.photo === true };
       if (!int8 || options?.photo) return recognizeLines(image, lines, model, dictionary, how);
       const readings = await recognizeLines(image, lines, int8, dictionary, how);
       const doubtful = readings.flatMap((r, i) => (r.chars.length === 0 || r.chars.some((c) => c.confidence < INT8_DOUBT) ? [i] : []));
