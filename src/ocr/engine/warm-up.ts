@@ -2,15 +2,10 @@ import { classifyUpsideDown } from '../recognize/classify-direction.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
 import { detectText } from '../detect/detect-text.ts';
 import type { OcrModels } from '../models/models.ts';
-import type { Quad } from '../ocr-types.ts';
+import { imageQuad } from '../geometry.ts';
 import { recognizeLines } from '../recognize/recognize-text.ts';
 
-const LINE: Quad = [
-  { x: 0, y: 0 },
-  { x: 640, y: 0 },
-  { x: 640, y: 48 },
-  { x: 0, y: 48 },
-];
+const LINE = imageQuad({ width: 640, height: 48 });
 
 /**
  * Runs every model on a blank input so that onnxruntime's first-run costs are paid by the worker

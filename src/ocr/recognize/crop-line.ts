@@ -152,6 +152,25 @@ function sourceAt(scale: number, offset: number, cell: number, cells: number, li
 }
 
 /**
+ * The 4 taps (cubic) or 2 (bilinear; the other two repeat the second) each of `cells` output cells reads
+ * along one axis of `limit` source pixels, clamped to the image as `cropLine` clamps, with their weights
+ * (bilinear: the fraction past the first tap).
+ */
+function axisTaps(scale: number, offset: number, cells: number, limit: number, cubic: boolean): { at: Int32Array; weights: Float64Array } {
+  const at = new Int32Array(cells * 4);
+  const weights = new Float64Array(cells * 4);
+  for (let i = 0; i < cells; i++) {
+    const p = sourceAt(scale, offset, i, cells, limit);
+    const p0 = Math.floor(p);
+    const p1 = p0 + 1 < limit ? p0 + 1 : limit - 1;
+    at.set(cubic ? [p0 > 0 ? p0 - 1 : 0, p0, p1, p0 + 2 < limit ? p0 + 2 : limit - 1] : [p0, p1, p1, p1], i * 4);
+    if (cubic) cubicWeights(p - p0, weights.subarray(i * 4, i * 4 + 4));
+    else weights[i * 4] = p - p0;
+  }
+  return { at, weights };
+}
+
+/**
  * `cropLine` for an upright rectangle (x = a·u + c, y = e·v + f) sampled once per pixel: separable,
  * so it runs as a horizontal pass over the source rows the crop touches, then a vertical pass. The
  * sums are the general loop's, in its order, so the pixels are the same; the taps are computed once
@@ -165,28 +184,11 @@ function cropUpright(
   cubic: boolean,
 ): LineCrop {
   const { width: iw, height: ih, rgb: src } = image;
-  // Per column and per row: 4 taps (cubic) or 2 (bilinear), as byte offsets and rows, and their weights
-  // (bilinear: the fraction past the first).
-  const colAt = new Int32Array(outWidth * 4);
-  const colW = new Float64Array(outWidth * 4);
-  for (let i = 0; i < outWidth; i++) {
-    const x = sourceAt(map.a, map.c, i, outWidth, iw);
-    const x0 = Math.floor(x);
-    const x1 = x0 + 1 < iw ? x0 + 1 : iw - 1;
-    colAt.set(cubic ? [(x0 > 0 ? x0 - 1 : 0) * 3, x0 * 3, x1 * 3, (x0 + 2 < iw ? x0 + 2 : iw - 1) * 3] : [x0 * 3, x1 * 3, 0, 0], i * 4);
-    if (cubic) cubicWeights(x - x0, colW.subarray(i * 4, i * 4 + 4));
-    else colW[i * 4] = x - x0;
-  }
-  const rowAt = new Int32Array(outHeight * 4);
-  const rowW = new Float64Array(outHeight * 4);
-  for (let j = 0; j < outHeight; j++) {
-    const y = sourceAt(map.e, map.f, j, outHeight, ih);
-    const y0 = Math.floor(y);
-    const y1 = y0 + 1 < ih ? y0 + 1 : ih - 1;
-    rowAt.set(cubic ? [y0 > 0 ? y0 - 1 : 0, y0, y1, y0 + 2 < ih ? y0 + 2 : ih - 1] : [y0, y1, y1, y1], j * 4);
-    if (cubic) cubicWeights(y - y0, rowW.subarray(j * 4, j * 4 + 4));
-    else rowW[j * 4] = y - y0;
-  }
+  // Per column and per row: the source columns (as byte offsets) and rows each reads, and their weights.
+  const cols = axisTaps(map.a, map.c, outWidth, iw, cubic);
+  const colAt = cols.at.map((x) => x * 3);
+  const colW = cols.weights;
+  const { at: rowAt, weights: rowW } = axisTaps(map.e, map.f, outHeight, ih, cubic);
   // Rows run upwards when the quad is turned 180° (corner 0 bottom-right).
   const first = Math.min(...rowAt),
     last = Math.max(...rowAt);
