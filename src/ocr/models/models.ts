@@ -137,7 +137,7 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
   // Without it, every detection pays fresh page faults for its feature maps (measured 25 % slower
   // on a 1280×720 photo); with it, one worker that had read a few pages held ~0.7 GB more. So no
   // detector input is larger than a photo's (pages are detected in strips: `detect-text.ts`), and
-  // the recognizer reads one line at a time, at most `MAX_WIDTH` columns wide (`recognize-text.ts`).
+  // the recognizer reads one line at a time, at most `MAX_RUN` columns per run (`recognize-text.ts`).
   const recognizerFile = path.join(dir, FILES.recognizer);
   const [detector, classifier, recognizer, recognizerInt8, keys] = await Promise.all([
     loadModel(path.join(dir, FILES.detector), threads, { native: options.native }),

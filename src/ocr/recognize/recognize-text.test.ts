@@ -6,7 +6,7 @@ import { decodeImage } from '../decode/decode-image.ts';
 import { loadModels, type OcrModels, type OnnxModel } from '../models/models.ts';
 import type { Quad } from '../ocr-types.ts';
 import { detectText } from '../detect/detect-text.ts';
-import { createPaddleRecognizer, recognizeLines } from './recognize-text.ts';
+import { createPaddleRecognizer, MAX_RUN, pieceCuts, recognizeLines } from './recognize-text.ts';
 
 let models: OcrModels;
 before(async () => {
@@ -47,6 +47,61 @@ test('a long line (drawn smaller inside the 48 rows) reads like a short one', as
   const letters = (s: string) => s.replace(/\s+/g, '');
   assert.equal(letters(reading.text), letters(FIXTURE_TEXT.line).repeat(2));
   assert.ok(reading.confidence > 0.8, `confidence ${reading.confidence}`);
+});
+
+test('a line wider than one recognizer run is read in pieces cut between words, and reads whole', async () => {
+  const line = Buffer.from(fixture('line.png'));
+  const { width = 0, height = 0 } = await sharp(line).metadata();
+  const copies = 12;
+  const long = await sharp({ create: { width: width * copies, height, channels: 3, background: '#ffffff' } })
+    .composite(Array.from({ length: copies }, (_, k) => ({ input: line, left: k * width, top: 0 })))
+    .png()
+    .toBuffer();
+  const image = await decodeImage(new Uint8Array(long));
+  const quad: Quad = [
+    { x: 20, y: 8 },
+    { x: copies * width - 40, y: 8 },
+    { x: copies * width - 40, y: height - 6 },
+    { x: 20, y: height - 6 },
+  ];
+  // The real session, its input widths recorded.
+  const widths: number[] = [];
+  const recorded: OnnxModel = {
+    run: (input, dims) => {
+      widths.push(dims[3]);
+      return models.recognizer.run(input, dims);
+    },
+  };
+  const [reading] = await recognizeLines(image, [quad], recorded, models.dictionary);
+  assert.ok(widths.length >= 2, `${widths.length} runs`);
+  assert.ok(
+    widths.every((w) => w <= MAX_RUN + 24),
+    `runs ${widths.join(', ')}`,
+  );
+  const letters = (s: string) => s.replace(/\s+/g, '');
+  assert.equal(letters(reading.text), letters(FIXTURE_TEXT.line).repeat(copies));
+  assert.ok(
+    reading.chars.every((c, i) => c.x0 <= c.x1 && (i === 0 || reading.chars[i - 1].x0 <= c.x0)),
+    'positions run left to right over the whole line',
+  );
+});
+
+test('pieces are cut in the widest gap of their second half, and never wider than a run', () => {
+  assert.deepEqual(pieceCuts(100, [], 40), [40, 80]);
+  assert.deepEqual(
+    pieceCuts(
+      100,
+      [
+        { start: 10, end: 14 },
+        { start: 24, end: 28 },
+        { start: 30, end: 38 },
+        { start: 60, end: 62 },
+      ],
+      40,
+    ),
+    [34, 61],
+  );
+  assert.deepEqual(pieceCuts(40, [{ start: 10, end: 20 }], 40), []);
 });
 
 test('with the int8 recognizer: documents are read by it, photos and what it cannot read by the fp32 one', async (t) => {

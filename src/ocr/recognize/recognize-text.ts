@@ -1,11 +1,12 @@
-import { cropLine, scaledWidth } from './crop-line.ts';
+import { cropLine, type LineCrop, scaledWidth } from './crop-line.ts';
 import { ctcDecode } from './ctc-decode.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
 import type { OnnxModel } from '../models/models.ts';
 import type { Quad } from '../ocr-types.ts';
 import { quadSize } from '../geometry.ts';
 import type { LineReading, Recognizer } from './recognizer.ts';
-import { inkProfile } from './ink-profile.ts';
+import { type ColumnRun, type InkProfile, inkProfile } from './ink-profile.ts';
+import type { RecognizedChar } from './recognized-line.ts';
 import { scratchFloats } from '../scratch-floats.ts';
 
 /** PP-OCRv4 recognition input height. */
@@ -37,6 +38,13 @@ const MIN_WIDTH = 96;
  */
 const MAX_WIDTH = 8192;
 /**
+ * Widest recognizer run: longer lines are read in pieces (`readInPieces`). onnxruntime's arena keeps the
+ * buffers of the widest run a worker has seen for its life (+13 MiB at 1 000 columns, +66 at 4 000, +142
+ * at 8 000 on fp32), so one wide page would otherwise raise every later hour's memory. ocr-dev's widest
+ * line is 2 555 columns: none of its lines is cut.
+ */
+export const MAX_RUN = 2560;
+/**
  * Blank columns after every line: the recognizer was trained on crops padded on the right (to 320
  * columns), and reads a line's last letters better with a blank after them (ocr-dev forms 78.2 / 82.8
  * → 78.7 / 83.5, documents 96.9 / 96.5 → 97.2 / 96.6 on tune / check). A photo's line gets the
@@ -52,15 +60,15 @@ export interface RecognizeLinesOptions {
   photo?: boolean;
 }
 
-/** (x / 255 − 0.5) / 0.5 in BGR order, as PaddleOCR's `resize_norm_img`; padding stays 0. */
-function fillTensor(tensor: Float32Array, rgb: Uint8Array, width: number, tensorWidth: number): void {
+/** Columns `[from, to)` of the crop, (x / 255 − 0.5) / 0.5 in BGR order, as PaddleOCR's `resize_norm_img`; padding stays 0. */
+function fillTensor(tensor: Float32Array, crop: LineCrop, from: number, to: number, tensorWidth: number): void {
   const plane = REC_HEIGHT * tensorWidth;
-  const rows = rgb.length / (3 * width);
+  const { rgb, width, height: rows } = crop;
   const top = Math.floor((REC_HEIGHT - rows) / 2);
   for (let y = 0; y < REC_HEIGHT; y++) {
     const sy = Math.min(rows - 1, Math.max(0, y - top));
-    for (let x = 0; x < width; x++) {
-      const s = (sy * width + x) * 3;
+    for (let x = 0; x < to - from; x++) {
+      const s = (sy * width + from + x) * 3;
       const d = y * tensorWidth + x;
       tensor[d] = rgb[s + 2] / 127.5 - 1;
       tensor[plane + d] = rgb[s + 1] / 127.5 - 1;
@@ -69,8 +77,65 @@ function fillTensor(tensor: Float32Array, rgb: Uint8Array, width: number, tensor
   }
 }
 
+/** Reads columns `[from, to)` of a crop in one recognizer run; positions are fractions of that span. */
+async function readColumns(crop: LineCrop, from: number, to: number, model: OnnxModel, dictionary: readonly string[], blank: number) {
+  const tw = Math.max(MIN_WIDTH, to - from) + blank;
+  const tensor = scratchFloats('recognizer input', 3 * REC_HEIGHT * tw);
+  fillTensor(tensor, crop, from, to, tw);
+  const output = await model.run(tensor, [1, 3, REC_HEIGHT, tw]);
+  // (probability, class) of the best class per timestep: `top-class-output.ts`.
+  const [, timesteps] = output.dims;
+  return ctcDecode(output.data, timesteps, dictionary, (to - from) / tw);
+}
+
 /**
- * Reads each quad (corner 0→1 = reading direction) with the PP-OCRv4 recognizer, one line per run.
+ * Where a line wider than `MAX_RUN` is cut: at the middle of the widest blank run in the second half
+ * of each piece (a gap between words; the last of equally wide ones), else at the piece's end.
+ */
+export function pieceCuts(width: number, gaps: readonly ColumnRun[], maxRun = MAX_RUN): number[] {
+  const cuts: number[] = [];
+  for (let from = 0; width - from > maxRun; ) {
+    const inReach = gaps.filter((g) => (g.start + g.end) / 2 > from + maxRun / 2 && (g.start + g.end) / 2 <= from + maxRun);
+    const widest = inReach.reduce<ColumnRun | undefined>(
+      (best, g) => (!best || g.end - g.start >= best.end - best.start ? g : best),
+      undefined,
+    );
+    from = widest ? Math.round((widest.start + widest.end) / 2) : from + maxRun;
+    cuts.push(from);
+  }
+  return cuts;
+}
+
+/**
+ * A line wider than `MAX_RUN` read piece by piece (cut in the gaps between words, `pieceCuts`) and put
+ * back together: positions as fractions of the whole line, a space where a cut fell between words.
+ */
+async function readInPieces(crop: LineCrop, ink: InkProfile | undefined, model: OnnxModel, dictionary: readonly string[], blank: number) {
+  const { width } = crop;
+  const cuts = pieceCuts(width, ink?.gaps ?? []);
+  const bounds = [0, ...cuts, width];
+  const chars: RecognizedChar[] = [];
+  const centres: number[] = [];
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const [from, to] = [bounds[k], bounds[k + 1]];
+    const piece = await readColumns(crop, from, to, model, dictionary, blank);
+    const at = (f: number) => (from + f * (to - from)) / width;
+    const betweenWords = ink?.gaps.some((g) => g.start <= from && from < g.end) ?? false;
+    if (chars.length > 0 && piece.chars.length > 0 && betweenWords) {
+      const [before, after] = [chars[chars.length - 1], piece.chars[0]];
+      chars.push({ text: ' ', x0: before.x1, x1: at(after.x0), confidence: Math.min(before.confidence, after.confidence) });
+      centres.push(from / width);
+    }
+    chars.push(...piece.chars.map((c) => ({ ...c, x0: at(c.x0), x1: at(c.x1) })));
+    centres.push(...piece.centres.map(at));
+  }
+  const confidence = chars.length > 0 ? chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length : 0;
+  return { text: chars.map((c) => c.text).join(''), confidence, chars, centres };
+}
+
+/**
+ * Reads each quad (corner 0→1 = reading direction) with the PP-OCRv4 recognizer, one line per run (a
+ * line wider than `MAX_RUN` in pieces).
  * Batches of lines padded to their widest were no faster on one CPU thread, made a line's reading
  * depend on its neighbours (the recognizer's attention sees the padding) and left the memory arena
  * holding the largest batch: read alone, with its blank, ocr-dev took the same time and ~150 MB less.
@@ -89,15 +154,15 @@ export async function recognizeLines(
   for (const quad of lines) {
     const height = cropHeightOf(quad, photo);
     const width = scaledWidth(quad, height, MAX_WIDTH);
-    const tw = Math.max(MIN_WIDTH, width) + trailingBlank(photo);
-    const tensor = scratchFloats('recognizer input', 3 * REC_HEIGHT * tw);
     const crop = cropLine(image, quad, width, height);
-    fillTensor(tensor, crop.rgb, crop.width, tw);
-    const output = await model.run(tensor, [1, 3, REC_HEIGHT, tw]);
-    // (probability, class) of the best class per timestep: `top-class-output.ts`.
-    const [, timesteps] = output.dims;
+    if (width > MAX_RUN) {
+      const ink = inkProfile(crop);
+      const reading = await readInPieces(crop, ink, model, dictionary, trailingBlank(photo));
+      readings.push(reading.chars.length > 0 ? { ...reading, ink } : reading);
+      continue;
+    }
+    const reading = await readColumns(crop, 0, width, model, dictionary, trailingBlank(photo));
     // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink.
-    const reading = ctcDecode(output.data, timesteps, dictionary, width / tw);
     readings.push(reading.chars.length > 0 ? { ...reading, ink: inkProfile(crop) } : reading);
   }
   return readings;
