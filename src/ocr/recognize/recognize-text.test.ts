@@ -74,6 +74,7 @@ test('a line wider than one recognizer run is read in pieces cut between words, 
   };
   const [reading] = await recognizeLines(image, [quad], recorded, models.dictionary);
   assert.ok(widths.length >= 2, `${widths.length} runs`);
+  // Each run is a piece and the 24 blank columns that follow print.
   assert.ok(
     widths.every((w) => w <= MAX_RUN + 24),
     `runs ${widths.join(', ')}`,
