@@ -34,7 +34,7 @@ test('a four-column page with 1.2 em gutters reads column by column (the detecto
   const png = await renderColumns(t, 4, 1.2, text);
   const models = await loadModels({ threads: 1 });
   t.after(() => models.release());
-  const recognizer = createPaddleRecognizer(models.recognizer, models.dictionary);
+  const recognizer = createPaddleRecognizer(models);
   const { result } = await runOcr(
     png,
     { models, recognizer, buildLayout, lexicon: await loadEnglishLexicon() },

@@ -47,7 +47,7 @@ before(async () => {
   models = await loadModels({ threads: 1 });
   deps = {
     models,
-    recognizer: createPaddleRecognizer(models.recognizer, models.dictionary),
+    recognizer: createPaddleRecognizer(models),
     buildLayout,
     lexicon: await loadEnglishLexicon(),
   };

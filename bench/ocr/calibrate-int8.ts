@@ -17,7 +17,7 @@ import * as ort from 'onnxruntime-node';
 import { loadEnglishLexicon } from '../../src/ocr/words/english-lexicon.ts';
 import { buildInt8Model, INT8_RANGES_FILE, recognizerFile } from '../../src/ocr/models/int8-model.ts';
 import { buildLayout } from '../../src/ocr/layout/build-layout.ts';
-import { defaultModelsDir, loadModels, rewriteModel, type OnnxModel } from '../../src/ocr/models/models.ts';
+import { latinRecognizerFile, loadModels, rewriteModel, type OnnxModel } from '../../src/ocr/models/models.ts';
 import { readGraph } from '../../src/ocr/models/onnx-graph.ts';
 import { runOcr } from '../../src/ocr/ocr-pipeline.ts';
 import { calibrationTensors } from '../../src/ocr/models/quantize-model.ts';
@@ -48,7 +48,7 @@ if (!records?.length) {
   process.exit(1);
 }
 
-const source = new Uint8Array(fs.readFileSync(path.join(defaultModelsDir(), recognizerFile)));
+const source = new Uint8Array(fs.readFileSync(latinRecognizerFile()));
 const graph = readGraph(rewriteModel(source, { topClass: true }))!;
 const tensors = calibrationTensors(graph);
 for (const t of tensors) graph.addFloatOutput(t);
@@ -69,7 +69,7 @@ const recording: OnnxModel = {
 
 const models = await loadModels({ threads: 1, recognizerPrecision: 'fp32' });
 const lexicon = await loadEnglishLexicon();
-const router = createLanguageRouter(createPaddleRecognizer(recording, models.dictionary));
+const router = createLanguageRouter(createPaddleRecognizer({ ...models, latin: { model: recording, dictionary: models.latin.dictionary } }));
 for (const r of records) {
   await runOcr(
     new Uint8Array(fs.readFileSync(r.file)),

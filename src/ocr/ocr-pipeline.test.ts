@@ -23,7 +23,7 @@ before(async () => {
   models = await loadModels({ threads: 1 });
   deps = {
     models,
-    recognizer: createPaddleRecognizer(models.recognizer, models.dictionary),
+    recognizer: createPaddleRecognizer(models),
     buildLayout: (lines, page) => {
       lastLines = lines;
       return buildLayout(lines, page);
@@ -60,7 +60,7 @@ test('recognition reads a rendered line with per-character positions', async () 
   const image = await decodeImage(fixture('line.png'));
   const [box] = (await detectText(image, models.detector)).map((b) => b.box);
   // Word gaps are placed by the text-fix stage, from the ink the recognizer measured.
-  const [reading] = fixText(await recognizeLines(image, [box], models.recognizer, models.dictionary), {});
+  const [reading] = fixText(await recognizeLines(image, [box], models.latin.model, models.latin.dictionary), {});
   assert.equal(reading.text, FIXTURE_TEXT.line);
   assert.ok(reading.confidence > 0.8);
   assert.equal(reading.chars.map((c) => c.text).join(''), reading.text);

@@ -59,7 +59,7 @@ function pipelineDeps(): Promise<OcrPipelineDeps> {
     ([models, lexicon]) => ({
       models,
       // PP-OCR, plus Tesseract for hinted languages PP-OCR cannot read (the engine's, shared by its workers).
-      recognizer: createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary, { int8: models.recognizerInt8 }), {
+      recognizer: createLanguageRouter(createPaddleRecognizer(models), {
         tesseract: tesseractClient(tesseractChannel),
       }).recognizer,
       buildLayout,

@@ -20,6 +20,7 @@ export async function warmUp(models: OcrModels): Promise<void> {
   const blank: DecodedImage = { width: 1280, height: 720, rgb: new Uint8Array(1280 * 720 * 3).fill(255), format: 'png', scale: 1 };
   for (let run = 0; run < 2; run++) await detectText(blank, models.detector, { secondLook: false });
   await classifyUpsideDown(blank, [LINE], models.classifier);
-  await recognizeLines(blank, [LINE], models.recognizer, models.dictionary);
-  if (models.recognizerInt8) await recognizeLines(blank, [LINE], models.recognizerInt8, models.dictionary);
+  await recognizeLines(blank, [LINE], models.latin.model, models.latin.dictionary);
+  await recognizeLines(blank, [LINE], models.han.model, models.han.dictionary);
+  if (models.latin.int8) await recognizeLines(blank, [LINE], models.latin.int8, models.latin.dictionary);
 }

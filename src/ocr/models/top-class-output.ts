@@ -1,4 +1,4 @@
-import { intAttribute, intsAttributeBytes, readGraph, type OnnxGraph } from './onnx-graph.ts';
+import { intAttribute, intsAttributeBytes, opsetVersion, readGraph, typedConstantNode, type GraphNode, type OnnxGraph } from './onnx-graph.ts';
 
 /**
  * A load-time rewrite of the PP-OCRv4 recognizer: its output, a softmax over 6 625 classes per
@@ -9,9 +9,12 @@ import { intAttribute, intsAttributeBytes, readGraph, type OnnxGraph } from './o
  * V8 into major garbage collections (with the lexicon on the heap, each one a long marking).
  * Measured on ocr-dev's receipts, in process: wall time −10 %, GC helper threads' CPU halved.
  *
+ * `opset` is the model's (`opsetVersion`): TopK takes `k` as an attribute before opset 10 (the Chinese
+ * recognizer), as an input from then on (the English one).
+ *
  * Returns 1 when the graph's softmax output was rewritten, 0 when it has none.
  */
-export function topClassOutputNodes(graph: OnnxGraph): number {
+export function topClassOutputNodes(graph: OnnxGraph, opset: number): number {
   const softmax = graph.nodes.find((n) => n.op === 'Softmax' && graph.outputs.has(n.outputs[0]));
   const axis = softmax && intAttribute(softmax, 'axis');
   if (!softmax || axis === undefined) return 0;
@@ -21,9 +24,17 @@ export function topClassOutputNodes(graph: OnnxGraph): number {
     index = `${output}__index`,
     indexFloat = `${output}__index_float`;
   softmax.outputs = [probs];
+  const k = `${output}__k`;
+  const topK: GraphNode[] =
+    opset >= 10
+      ? [
+          typedConstantNode(k, [1], new BigInt64Array([1n])),
+          { inputs: [probs, k], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('axis', axis)] },
+        ]
+      : [{ inputs: [probs], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('k', 1), intsAttributeBytes('axis', axis)] }];
   graph.nodes.push(
-    // Opset 9 forms: `k` and `to` are attributes (TopK-1, Cast-9); Cast `to` = 1 is FLOAT.
-    { inputs: [probs], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('k', 1), intsAttributeBytes('axis', axis)] },
+    ...topK,
+    // Cast `to` = 1 is FLOAT (an attribute in every opset).
     { inputs: [index], outputs: [indexFloat], op: 'Cast', rest: [intsAttributeBytes('to', 1)] },
     { inputs: [best, indexFloat], outputs: [output], op: 'Concat', rest: [intsAttributeBytes('axis', axis)] },
   );
@@ -35,6 +46,6 @@ export function topClassOutputNodes(graph: OnnxGraph): number {
 export function topClassOutput(model: Uint8Array): { model: Uint8Array; rewritten: number } {
   const graph = readGraph(model);
   if (!graph) return { model, rewritten: 0 };
-  const rewritten = topClassOutputNodes(graph);
+  const rewritten = topClassOutputNodes(graph, opsetVersion(model));
   return { model: rewritten > 0 ? graph.encode() : model, rewritten };
 }

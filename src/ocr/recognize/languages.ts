@@ -3,8 +3,8 @@ import { locateTraineddata } from './tesseract/traineddata-location.ts';
 /**
  * THE catalogue of languages Legible reads: what `imageContext.languageHints` may name, which
  * recognizer reads each language, and the published list (`docs/languages.md`,
- * `GET /api/vision/v1/languages`). PP-OCRv4 (`ppocr_keys_v1.txt`) covers Chinese and Latin letters
- * without most diacritics; everything else is read by a Tesseract LSTM model from npm
+ * `GET /api/vision/v1/languages`). PP-OCRv4's English recognizer reads Latin letters without diacritics,
+ * its Chinese one Chinese (`recognize-text.ts` picks); everything else is read by a Tesseract LSTM model from npm
  * (`@tesseract.js-data/<traineddata>`), or from the system's tessdata folder where npm has none.
  */
 

