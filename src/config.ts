@@ -32,8 +32,8 @@ const EnvSchema = Type.Object({
   /** onnxruntime intra-op threads per worker. */
   OCR_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   /**
-   * `int8`: documents are read by the int8 recognizer, ~12 % less time for ocr-dev, 0.3–0.6 points
-   * less on receipts and forms and ~0.1–0.2 GB more per node (docs/decisions.md). `fp32`: the default.
+   * `int8`: documents are read by the int8 English recognizer: within ±0.5 points of fp32 on ocr-dev,
+   * faster only on CPUs with VNNI, ~0.1 GB more per node (docs/decisions.md). `fp32`: the default.
    */
   OCR_RECOGNIZER_PRECISION: Type.Union([Type.Literal('fp32'), Type.Literal('int8')], { default: 'fp32' }),
   /** Images waiting for a worker before new ones are refused as overloaded. */
