@@ -69,7 +69,9 @@ const recording: OnnxModel = {
 
 const models = await loadModels({ threads: 1, recognizerPrecision: 'fp32' });
 const lexicon = await loadEnglishLexicon();
-const router = createLanguageRouter(createPaddleRecognizer({ ...models, latin: { model: recording, dictionary: models.latin.dictionary } }));
+const router = createLanguageRouter(
+  createPaddleRecognizer({ ...models, latin: { model: recording, dictionary: models.latin.dictionary } }),
+);
 for (const r of records) {
   await runOcr(
     new Uint8Array(fs.readFileSync(r.file)),

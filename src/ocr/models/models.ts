@@ -32,7 +32,7 @@ export interface OcrModels {
   classifier: OnnxModel;
   /** PaddleOCR's English recognizer (letters, digits, ASCII punctuation, spaces): reads every line but Chinese. */
   latin: RecognitionModel;
-  /** PaddleOCR's Chinese recognizer (6 623 characters, Latin letters among them): Chinese-hinted images, and unhinted lines the Latin one cannot read. */
+  /** PaddleOCR's Chinese recognizer (6 623 characters, Latin letters among them): images hinted Chinese, and unhinted ones whose sample it reads as Chinese. */
   han: RecognitionModel;
   release(): Promise<void>;
 }
@@ -91,7 +91,8 @@ export function defaultModelsDir(): string {
 export function rewriteModel(bytes: Uint8Array, options: { topClass?: boolean } = {}): Uint8Array {
   const graph = readGraph(bytes);
   if (!graph) return bytes;
-  const changed = fuseHardSwishNodes(graph) + fuseConvAffineNodes(graph) + (options.topClass ? topClassOutputNodes(graph, opsetVersion(bytes)) : 0);
+  const changed =
+    fuseHardSwishNodes(graph) + fuseConvAffineNodes(graph) + (options.topClass ? topClassOutputNodes(graph, opsetVersion(bytes)) : 0);
   return changed > 0 ? graph.encode() : bytes;
 }
 
@@ -168,7 +169,9 @@ export async function loadModels(options: LoadModelsOptions): Promise<OcrModels>
     // Beside the int8 form the fp32 recognizer reads photos and doubtful lines, still on its arena: without it
     // every run pays fresh page faults for its buffers (forms' recognition +28 % on a VNNI CPU).
     loadModel(latinFile, threads, { native, topClass: true }),
-    options.recognizerPrecision === 'int8' ? loadInt8Recognizer(latinFile, threads, options.cacheDir ?? '', { native, topClass: true }) : undefined,
+    options.recognizerPrecision === 'int8'
+      ? loadInt8Recognizer(latinFile, threads, options.cacheDir ?? '', { native, topClass: true })
+      : undefined,
     loadModel(path.join(dir, FILES.hanRecognizer), threads, { native, topClass: true }),
     fs.readFile(path.join(dir, FILES.hanDictionary), 'utf8'),
   ]);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { editDistance } from '../../../bench/ocr/char-error-rate.ts';
-import { buildInt8Model, int8Recognizer, readInt8Calibration, recognizerFile } from './int8-model.ts';
+import { buildInt8Model, int8Recognizer, readInt8Calibration } from './int8-model.ts';
 import { defaultModelsDir, LATIN_CHARACTERS, latinRecognizerFile, rewriteModel, type OnnxModel } from './models.ts';
 import { readGraph } from './onnx-graph.ts';
 import { calibrationTensors, uint8Params, upgradeToOpset10 } from './quantize-model.ts';

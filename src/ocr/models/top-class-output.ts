@@ -1,4 +1,12 @@
-import { intAttribute, intsAttributeBytes, opsetVersion, readGraph, typedConstantNode, type GraphNode, type OnnxGraph } from './onnx-graph.ts';
+import {
+  intAttribute,
+  intsAttributeBytes,
+  opsetVersion,
+  readGraph,
+  typedConstantNode,
+  type GraphNode,
+  type OnnxGraph,
+} from './onnx-graph.ts';
 
 /**
  * A load-time rewrite of the PP-OCRv4 recognizer: its output, a softmax over 6 625 classes per
