@@ -174,7 +174,7 @@ function axisTaps(scale: number, offset: number, cells: number, limit: number, c
  * `cropLine` for an upright rectangle (x = a·u + c, y = e·v + f) sampled once per pixel: separable,
  * so it runs as a horizontal pass over the source rows the crop touches, then a vertical pass. The
  * sums are the general loop's, in its order, so the pixels are the same; the taps are computed once
- * per column and row instead of once per pixel (small print enlarged into 48 rows: half the time).
+ * per column and row instead of once per pixel (small print enlarged to the recognizer's rows: half the time).
  */
 function cropUpright(
   image: DecodedImage,

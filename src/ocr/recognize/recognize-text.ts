@@ -4,7 +4,6 @@ import type { DecodedImage } from '../decode/decode-image.ts';
 import type { OnnxModel, RecognitionModel } from '../models/models.ts';
 import { findLanguage } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
-import { quadSize } from '../geometry.ts';
 import type { LineReading, Recognizer } from './recognizer.ts';
 import { type ColumnRun, type InkProfile, inkProfile } from './ink-profile.ts';
 import type { RecognizedChar } from './recognized-line.ts';
@@ -18,16 +17,15 @@ export const REC_HEIGHT = 48;
  * rows repeated: the glyphs keep their shape, the crop gets narrower. Short crops (words, plates)
  * and every line of a photo keep full size: on ICDAR 2015 scenes, shrinking cost 3 points of
  * spotting F1 (blurred sign lettering needs all 48 rows), for a few milliseconds per photo.
- * Small print keeps full size too: a line under half the rows tall is enlarged at least twice either
- * way, and FUNSD's ~16 px form lines read better with all 48 (forms 79.2 / 83.8 → 80.8 / 84.1).
+ * Small print is no exception: forms' 13–18 px lines at 38 rows read as well as at 48 with the
+ * English recognizer, also scanned at 0.8 of their size, for 16 % fewer columns (docs/decisions.md).
  */
 const LONG_LINE_WIDTH = 200;
 const LONG_LINE_SCALE = 0.8;
-const SMALL_PRINT_HEIGHT = REC_HEIGHT / 2;
 
 /** Rows a line is drawn with inside the 48-row tensor. */
 function cropHeightOf(quad: Quad, photo: boolean): number {
-  const keep = photo || scaledWidth(quad, REC_HEIGHT) < LONG_LINE_WIDTH || quadSize(quad).height < SMALL_PRINT_HEIGHT;
+  const keep = photo || scaledWidth(quad, REC_HEIGHT) < LONG_LINE_WIDTH;
   return keep ? REC_HEIGHT : Math.round(REC_HEIGHT * LONG_LINE_SCALE);
 }
 
