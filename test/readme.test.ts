@@ -9,7 +9,7 @@ import { SHARED_DIR, sharedMissing } from './helpers/shared-dir.ts';
 /**
  * The README and docs/ run as written: every ```sh block is extracted and run with bash, in file
  * order and in one shell (later blocks use the variables of earlier ones), against a real server
- * (`src/main.ts`) on a random port with a fresh DATA_DIR, from the repository's folder. Two
+ * started by the quickstart's `npm start` (compiled, as users run it) on a random port with a fresh DATA_DIR, from the repository's folder. Two
  * substitutions only: the port (`http://127.0.0.1:8080` → the random one) and `../shared` when
  * LEGIBLE_SHARED_DIR points elsewhere. Blocks that cannot run here are listed below with the reason.
  */
@@ -18,8 +18,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** First line of a block that is not run → why. Every other block runs. */
 const NOT_RUN: Record<string, string> = {
-  'npm ci && npm start      # installs, then serves http://127.0.0.1:8080 on the embedded store (./data)':
-    'installs dependencies (tests never run npm ci) and starts the server this test starts itself',
+  'npm ci && npm start      # installs, compiles, then serves http://127.0.0.1:8080 on the embedded store (./data)':
+    'installs dependencies (tests never run npm ci); this test runs its `npm start`',
   'npm test                 # the whole suite (SQLite; PostgreSQL too when DATABASE_URL is set)': 'the suite this test belongs to',
   'docker build -t legible:0.1.0 .': 'no Docker engine in CI',
   'docker exec legible legible accounts create acme                  # Docker': 'no Docker engine or Kubernetes cluster in CI',
@@ -80,7 +80,7 @@ test('README: the walk-through, key management, curl and `legible ocr` blocks ru
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', OCR_WORKERS: '1', OCR_WARM: 'false' };
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const server = spawn('npm', ['start'], {
     cwd: ROOT,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -96,7 +96,7 @@ test('README: the walk-through, key management, curl and `legible ocr` blocks ru
       () => false,
     );
     if (up) break;
-    if (i > 120 || server.exitCode !== null) throw new Error(`server did not start: ${serverLog}`);
+    if (i > 240 || server.exitCode !== null) throw new Error(`server did not start: ${serverLog}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 

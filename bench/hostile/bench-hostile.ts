@@ -5,13 +5,13 @@
 import fs from 'node:fs';
 import { hostileImages } from '../../test/helpers/hostile-images.ts';
 import { createStore, PEPPER, projectKey } from '../load/bench-store.ts';
-import { spawnServer } from '../load/spawn-server.ts';
+import { SERVER_ENTRY, spawnServer } from '../load/spawn-server.ts';
 import { SERVER_MALLOC_ENV } from '../server-malloc-env.ts';
 
 const store = await createStore();
 // Resolves once the models are loaded and warmed up (OCR_WARM), so the baseline is the warm server's.
 const server = await spawnServer(
-  'src/main.ts',
+  SERVER_ENTRY,
   { ...store.env, SECRET_PEPPER: PEPPER, LOG_LEVEL: 'info', ...SERVER_MALLOC_ENV },
   'OCR models loaded',
 );

@@ -13,7 +13,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import autocannon from 'autocannon';
 import { createStore, PEPPER, projectKey, type BenchStore } from './bench-store.ts';
-import { spawnServer, type Server } from './spawn-server.ts';
+import { SERVER_ENTRY, spawnServer, type Server } from './spawn-server.ts';
 import { closedLoop, percentile, type ClosedLoopResult } from './closed-loop.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -69,7 +69,7 @@ interface AuthRun {
 async function authServers(store: BenchStore): Promise<{ bare: Server; node: Server }> {
   const [bare, node] = await Promise.all([
     spawnServer('bench/load/bare-server.ts', {}),
-    spawnServer('src/main.ts', { ...store.env, LOG_LEVEL: 'warn', SECRET_PEPPER: PEPPER, OCR_WORKERS: '1' }),
+    spawnServer(SERVER_ENTRY, { ...store.env, LOG_LEVEL: 'warn', SECRET_PEPPER: PEPPER, OCR_WORKERS: '1' }),
   ]);
   return { bare, node };
 }
@@ -203,7 +203,7 @@ async function main(): Promise<void> {
   try {
     out.push(await authPath(store), '');
     if (ONLY === 'auth') return;
-    const single = await spawnServer('src/main.ts', { ...common, OCR_WORKERS: '2' });
+    const single = await spawnServer(SERVER_ENTRY, { ...common, OCR_WORKERS: '2' });
     const key = await projectKey(single.url, store.token, store.accountId, false);
     try {
       out.push(await ocrLevels([single], key, base64, `(b) OCR, one node (OCR_WORKERS=2), TEXT_DETECTION, ${OCR_SECONDS} s per level`), '');
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
       await single.stop();
     }
     if (PG_URL) {
-      const pair = await Promise.all([1, 2].map(() => spawnServer('src/main.ts', { ...common, OCR_WORKERS: '1' })));
+      const pair = await Promise.all([1, 2].map(() => spawnServer(SERVER_ENTRY, { ...common, OCR_WORKERS: '1' })));
       try {
         out.push(
           await ocrLevels(

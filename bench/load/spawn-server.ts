@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -18,13 +19,28 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The server as `npm start` runs it: `src/` compiled to JavaScript beside each file (`tsconfig.build.json`), no tsx. */
+export const SERVER_ENTRY = 'src/main.js';
+
+let compiled = false;
+
+/** Compiles `src/` as `npm start` does first; once per process. */
+function compileServer(): void {
+  if (compiled) return;
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  compiled = true;
+}
+
 /**
- * Starts `node --import tsx <entry>` from the repository root on a free port; resolves once `/healthz`
- * (or any route) answers and, when `readyLog` is given, once a line of its output contains it.
+ * Starts `entry` from the repository root on a free port: `SERVER_ENTRY` compiled first, as `npm start`
+ * does (what is measured is what users run), any `.ts` file through tsx. Resolves once `/healthz` (or
+ * any route) answers and, when `readyLog` is given, once a line of its output contains it.
  */
 export async function spawnServer(entry: string, env: Record<string, string>, readyLog?: string): Promise<Server> {
+  if (entry === SERVER_ENTRY) compileServer();
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', readyLog ? 'pipe' : 'ignore', 'pipe'],

@@ -141,7 +141,7 @@ console.log(
 );
 if (legible && values.api)
   console.log(
-    `Legible: through the HTTP API (\`src/main.ts\`, default configuration); started and warmed up in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time).`,
+    `Legible: through the HTTP API (\`src/main.js\` compiled as \`npm start\` runs it, default configuration); started and warmed up in ${((legible.run.startupMs ?? 0) / 1000).toFixed(1)} s (not in the wall time).`,
   );
 else if (legible)
   console.log(

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createStore, PEPPER, projectKey } from '../load/bench-store.ts';
-import { spawnServer } from '../load/spawn-server.ts';
+import { SERVER_ENTRY, spawnServer } from '../load/spawn-server.ts';
 import type { EngineImageResult, EngineRun } from './engine-run.ts';
 import { mapLimit } from './map-limit.ts';
 import { SERVER_MALLOC_ENV } from '../server-malloc-env.ts';
@@ -38,7 +38,7 @@ export async function runLegibleApi(records: ReadonlyArray<OcrDevRecord & { file
   try {
     const t0 = performance.now();
     const server = await spawnServer(
-      'src/main.ts',
+      SERVER_ENTRY,
       { ...store.env, SECRET_PEPPER: PEPPER, LOG_LEVEL: 'info', ...SERVER_MALLOC_ENV },
       'OCR models loaded',
     );

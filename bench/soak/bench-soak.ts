@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createStore, PEPPER, projectKey } from '../load/bench-store.ts';
-import { spawnServer } from '../load/spawn-server.ts';
+import { SERVER_ENTRY, spawnServer } from '../load/spawn-server.ts';
 import { loadOcrDev } from '../ocr/ocr-dev-manifest.ts';
 import { hintsOf, modeOf } from '../ocr/run-legible.ts';
 import { peakRss } from '../ocr/peak-rss.ts';
@@ -93,7 +93,7 @@ let peak = 0;
 try {
   // Resolves once the models are loaded and warmed up (OCR_WARM).
   const server = await spawnServer(
-    'src/main.ts',
+    SERVER_ENTRY,
     { ...store.env, SECRET_PEPPER: PEPPER, LOG_LEVEL: 'info', ...serverEnv },
     'OCR models loaded',
   );
