@@ -9,9 +9,10 @@ import { SHARED_DIR, sharedMissing } from './helpers/shared-dir.ts';
 /**
  * The README and docs/ run as written: every ```sh block is extracted and run with bash, in file
  * order and in one shell (later blocks use the variables of earlier ones), against a real server
- * started by the quickstart's `npm start` (compiled, as users run it) on a random port with a fresh DATA_DIR, from the repository's folder. Two
- * substitutions only: the port (`http://127.0.0.1:8080` → the random one) and `../shared` when
- * LEGIBLE_SHARED_DIR points elsewhere. Blocks that cannot run here are listed below with the reason.
+ * started by the quickstart's `npm start` (compiled, as users run it) on a random port with a fresh
+ * DATA_DIR, from the repository's folder. Two substitutions only: the port (`http://127.0.0.1:8080` →
+ * the random one) and `../shared` when LEGIBLE_SHARED_DIR points elsewhere. Blocks that cannot run
+ * here are listed below with the reason.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '..');
