@@ -78,11 +78,16 @@ test('a worker stopped during a full-size detection stops after the run: the nex
       .toBuffer(),
   );
   // The full-size detection is most of the page's time, however fast the machine: a run stopped
-  // three quarters of the way through is inside it.
-  const started = performance.now();
-  const whole = await engine.run(blank, TEXT, { timeoutMs: 30_000 });
-  assert.ok(whole.ok, JSON.stringify(whole));
-  const stopped = await engine.run(blank, TEXT, { timeoutMs: Math.round(0.75 * (performance.now() - started)) });
+  // half way through the faster of two is inside it. Two, because the first also grows the arena
+  // for this shape, and 3/4 of a cold run once outlasted a whole warm one on CI.
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 2; i++) {
+    const started = performance.now();
+    const whole = await engine.run(blank, TEXT, { timeoutMs: 30_000 });
+    assert.ok(whole.ok, JSON.stringify(whole));
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  const stopped = await engine.run(blank, TEXT, { timeoutMs: Math.round(fastest / 2) });
   assert.equal(stopped.ok ? 'ok' : stopped.code, 'TIMEOUT');
   const next = await engine.run(blank, TEXT, { timeoutMs: 30_000 });
   assert.ok(next.ok, JSON.stringify(next));
