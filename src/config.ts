@@ -38,11 +38,6 @@ const EnvSchema = Type.Object({
   OCR_RECOGNIZER_PRECISION: Type.Union([Type.Literal('fp32'), Type.Literal('int8')], { default: 'fp32' }),
   /** Images waiting for a worker before new ones are refused as overloaded. */
   OCR_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100000, default: 64 }),
-  /**
-   * Images an OCR worker reads before it is ended and replaced by a fresh one (0: never). onnxruntime's
-   * arenas keep the largest buffers each worker has met, so a node's memory creeps up with new image shapes.
-   */
-  OCR_WORKER_MAX_IMAGES: Type.Integer({ minimum: 0, default: 200 }),
   /** Wall-clock limit per image once a worker takes it; past it the worker is replaced and the entry answers DEADLINE_EXCEEDED. */
   OCR_IMAGE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
   /** Load the OCR models when the server starts (in the background) instead of on the first image. */
@@ -130,7 +125,6 @@ export interface Config {
     readonly recognizerPrecision: 'fp32' | 'int8';
     readonly queueMax: number;
     readonly imageTimeoutMs: number;
-    readonly workerMaxImages: number;
     readonly warm: boolean;
     readonly imageUriFetch: boolean;
     readonly imageUriAllowedAddresses: readonly string[];
@@ -232,7 +226,6 @@ export function loadConfig(env: Env): Config {
       recognizerPrecision: e.OCR_RECOGNIZER_PRECISION,
       queueMax: e.OCR_QUEUE_MAX,
       imageTimeoutMs: e.OCR_IMAGE_TIMEOUT_MS,
-      workerMaxImages: e.OCR_WORKER_MAX_IMAGES,
       warm: e.OCR_WARM,
       imageUriFetch: e.IMAGE_URI_FETCH,
       imageUriAllowedAddresses: e.IMAGE_URI_ALLOWED_ADDRESSES.split(',')

@@ -8,12 +8,12 @@ const FEATURE = { text: 'TEXT_DETECTION', document: 'DOCUMENT_TEXT_DETECTION' } 
 /**
  * The same engine (its getters stay live through the prototype) with every image counted and timed,
  * whether it runs in a place of its own (`run`) or in one a request reserved (`reserve(n).run`):
- * images by feature and outcome, total time per image, queue wait, and the worker gauges
- * (busy, models ready, replaced) read at scrape time. Every route that reads images uses this engine.
+ * images by feature and outcome, total time per image, queue wait, and the busy-worker and
+ * models-ready gauges read at scrape time. Every route that reads images uses this engine.
  */
 export function instrumentOcrEngine(engine: OcrEngine, metrics: Metrics, workers: number): OcrEngine {
   let inFlight = 0;
-  metrics.observeOcrWorkers(() => ({ workers, busy: Math.max(0, Math.min(workers, inFlight - engine.queueSize)), ready: engine.isReady, replaced: engine.workersReplaced }));
+  metrics.observeOcrWorkers(() => ({ workers, busy: Math.max(0, Math.min(workers, inFlight - engine.queueSize)), ready: engine.isReady }));
 
   const measured =
     (run: OcrEngine['run']): OcrEngine['run'] =>

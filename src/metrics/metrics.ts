@@ -35,18 +35,9 @@ export interface Metrics {
   /** Registers the function the queue-depth gauge reads at scrape time. */
   observeOcrQueue(read: () => number): void;
   /** Registers what the worker gauges read at scrape time: configured and busy workers, models loaded. */
-  observeOcrWorkers(read: () => WorkerReadings): void;
+  observeOcrWorkers(read: () => { workers: number; busy: number; ready: boolean }): void;
   /** Records one image's stage timings (ms, as the OCR pipeline reports them; counts are skipped). */
   observeOcrStages(timingsMs: Record<string, number>): void;
-}
-
-/** What the worker gauges read at scrape time. */
-export interface WorkerReadings {
-  workers: number;
-  busy: number;
-  ready: boolean;
-  /** Workers replaced after `OCR_WORKER_MAX_IMAGES` images, since the start. */
-  replaced: number;
 }
 
 /** The pipeline's timed stages (src/ocr/ocr-pipeline.ts); other entries of its timings are counts. */
@@ -55,7 +46,7 @@ const OCR_STAGES = new Set(['decode', 'detect', 'classify', 'recognize', 'layout
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** Gauges read at scrape time; not part of the interface (nothing records into them). */
-function workerGauges(registers: Registry[], read: () => WorkerReadings): Record<string, never> {
+function workerGauges(registers: Registry[], read: () => { workers: number; busy: number; ready: boolean }): Record<string, never> {
   new Gauge({
     name: 'legible_ocr_workers',
     help: 'OCR worker threads configured (OCR_WORKERS).',
@@ -70,15 +61,6 @@ function workerGauges(registers: Registry[], read: () => WorkerReadings): Record
     registers,
     collect() {
       this.set(read().busy);
-    },
-  });
-  new Counter({
-    name: 'legible_ocr_workers_replaced_total',
-    help: 'OCR workers ended after OCR_WORKER_MAX_IMAGES images and started afresh.',
-    registers,
-    collect() {
-      this.reset();
-      this.inc(read().replaced);
     },
   });
   new Gauge({
@@ -97,7 +79,7 @@ export function createMetrics(): Metrics {
   collectDefaultMetrics({ register: registry, prefix: 'legible_' });
   const registers = [registry];
   let readQueue: () => number = () => 0;
-  let readWorkers: () => WorkerReadings = () => ({ workers: 0, busy: 0, ready: false, replaced: 0 });
+  let readWorkers: () => { workers: number; busy: number; ready: boolean } = () => ({ workers: 0, busy: 0, ready: false });
   const ocrStageDuration = new Histogram({
     name: 'legible_ocr_stage_duration_seconds',
     help: 'Time spent in each OCR stage.',

@@ -6,17 +6,13 @@ import type { OcrOptions } from '../ocr-types.ts';
 
 const TEXT: OcrOptions = { mode: 'text', languageHints: [] };
 
-function engineFor(
-  t: TestContext,
-  opts: { workers?: number; queueMax?: number; imageTimeoutMs?: number; pixelBudget?: number; workerMaxImages?: number } = {},
-) {
+function engineFor(t: TestContext, opts: { workers?: number; queueMax?: number; imageTimeoutMs?: number; pixelBudget?: number } = {}) {
   const engine = createOcrEngine({
     workers: opts.workers ?? 1,
     threads: 1,
     queueMax: opts.queueMax ?? 8,
     imageTimeoutMs: opts.imageTimeoutMs ?? 120_000,
     pixelBudget: opts.pixelBudget,
-    workerMaxImages: opts.workerMaxImages,
   });
   t.after(() => engine.close());
   return engine;
@@ -95,22 +91,4 @@ test('a worker stopped during a full-size detection stops after the run: the nex
   assert.equal(stopped.ok ? 'ok' : stopped.code, 'TIMEOUT');
   const next = await engine.run(blank, TEXT, { timeoutMs: 30_000 });
   assert.ok(next.ok, JSON.stringify(next));
-});
-
-test('a worker that has read its share is replaced by a warm one, one at a time, and no image is lost', async (t) => {
-  const engine = engineFor(t, { workers: 2, workerMaxImages: 2 });
-  await engine.ready();
-  // Eight images at once: the first worker past its share is replaced while the other reads on; the
-  // other is replaced after it.
-  const outcomes = await Promise.all(Array.from({ length: 8 }, () => engine.run(fixture('line.png'), TEXT)));
-  for (const outcome of outcomes) {
-    assert.ok(outcome.ok, JSON.stringify(outcome));
-    assert.equal(outcome.value.text.trim(), FIXTURE_TEXT.line);
-  }
-  // The last replacement may still be warming its worker: it is counted once done.
-  for (let i = 0; i < 100 && engine.workersReplaced < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.ok(engine.workersReplaced >= 2, `replaced ${engine.workersReplaced}`);
-  assert.equal(engine.queueSize, 0);
-  const after = await engine.run(fixture('line.png'), TEXT);
-  assert.ok(after.ok, JSON.stringify(after));
 });

@@ -37,8 +37,6 @@ export interface OcrEngine {
   ready(): Promise<void>;
   /** True after `ready()` resolved: the models are loaded. */
   readonly isReady: boolean;
-  /** Workers ended after `workerMaxImages` images and started afresh, since the engine was created. */
-  readonly workersReplaced: number;
   close(): Promise<void>;
 }
 
@@ -76,12 +74,6 @@ export interface OcrEngineOptions {
   modelCacheDir?: string;
   /** Megapixels (from the images' headers) that may be decoding and running at once; default `PIXEL_BUDGET`. */
   pixelBudget?: number;
-  /**
-   * Images a worker reads before it is replaced by a fresh one (`OCR_WORKER_MAX_IMAGES`); default 0, never.
-   * onnxruntime's arenas keep the largest buffers each worker has met: a node's memory creeps up with
-   * every new image shape for thousands of images. A worker ended gives all of it back (see `Slot`).
-   */
-  workerMaxImages?: number;
 }
 
 /**
@@ -116,20 +108,6 @@ export function workerExecArgv(): string[] {
 /** Tesseract language sets loaded at once per node (the least recently used idle one is ended beyond). */
 const TESSERACT_SETS = 3;
 
-/**
- * One worker thread, in a pool of its own so that it can be replaced alone. Past `workerMaxImages`,
- * once idle, its worker is ended (its sessions and arenas with it: a node went from 930 to 270 MB
- * with both ended) and a new one loads and warms the models while the others read. One at a time:
- * a worker past its share reads on while another is being replaced, so a node never stops reading.
- */
-interface Slot {
-  pool: Piscina<OcrTask, OcrOutcome | null>;
-  busy: boolean;
-  /** Images read since its worker started. */
-  read: number;
-  replacing: boolean;
-}
-
 export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   // One set of Tesseract workers for all OCR workers (`shared-tesseract.ts`), on a channel of this engine's own;
   // a language set gets a second worker only while two OCR workers read pages with it at once.
@@ -142,28 +120,22 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     modelCacheDir: opts.modelCacheDir,
     tesseractChannel,
   };
-  const newPool = () =>
-    new Piscina<OcrTask, OcrOutcome | null>({
-      filename: WORKER_URL.href,
-      // A worker starts on its first task: the server sends `ready()` at start-up (OCR_WARM), tests and
-      // the CLI do not, so they load the models only when they read an image.
-      minThreads: 0,
-      maxThreads: 1,
-      // Models take ~1 s to load: keep idle workers (and their sessions) alive.
-      idleTimeout: 2 ** 31 - 1,
-      workerData,
-      execArgv: workerExecArgv(),
-    });
-  const slots: Slot[] = Array.from({ length: opts.workers }, () => ({ pool: newPool(), busy: false, read: 0, replacing: false }));
-  const warm = (slot: Slot) => slot.pool.run({ control: new TaskControl().buffer, kind: 'warm' });
-  /** The replacement under way: one at a time, so the other workers keep reading. */
-  let replacement: Promise<void> | undefined;
-  let workersReplaced = 0;
+  const pool = new Piscina<OcrTask, OcrOutcome | null>({
+    filename: WORKER_URL.href,
+    // Workers start on the first task: the server sends `ready()` at start-up (OCR_WARM), tests and
+    // the CLI do not, so they load the models only when they read an image.
+    minThreads: 0,
+    maxThreads: opts.workers,
+    // Models take ~1 s to load: keep idle workers (and their sessions) alive.
+    idleTimeout: 2 ** 31 - 1,
+    workerData,
+    execArgv: workerExecArgv(),
+  });
   /** Places taken: images running or waiting, and places reserved for images not sent yet. */
   let taken = 0;
   let running = 0;
-  /** Images waiting for a worker, started in order; the pools' own queues stay empty. */
-  const waiting: Array<{ pixels: number; start: (slot: Slot) => void }> = [];
+  /** Images waiting for a worker, started in order; the pool's own queue stays empty. */
+  const waiting: Array<{ pixels: number; start: () => void }> = [];
   let runningPixels = 0;
   const pixelBudget = opts.pixelBudget ?? PIXEL_BUDGET;
   let isReady = false;
@@ -171,41 +143,13 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   const capacity = opts.workers + opts.queueMax;
 
   function startNext(): void {
-    while (waiting.length > 0) {
-      const slot = slots.find((s) => !s.busy && !s.replacing);
-      if (!slot) return;
+    while (running < opts.workers && waiting.length > 0) {
       if (running > 0 && runningPixels + waiting[0].pixels > pixelBudget) return;
       const next = waiting.shift()!;
       running += 1;
       runningPixels += next.pixels;
-      slot.busy = true;
-      next.start(slot);
+      next.start();
     }
-  }
-
-  /** Replaces the idle workers that have read their share, one at a time. */
-  function replaceWorn(): void {
-    const max = opts.workerMaxImages ?? 0;
-    if (closed || replacement || max <= 0) return;
-    const slot = slots.find((s) => !s.busy && s.read >= max);
-    if (!slot) return;
-    slot.replacing = true;
-    const old = slot.pool;
-    slot.pool = newPool();
-    replacement = (async () => {
-      await old.destroy();
-      // Warm the new worker only where the engine was warmed: tests and the CLI load models on demand.
-      if (isReady && !closed) await warm(slot);
-    })()
-      .catch(() => {}) // a worker that fails to load reports it on the next image, as a first load does
-      .finally(() => {
-        workersReplaced += 1;
-        slot.read = 0;
-        slot.replacing = false;
-        replacement = undefined;
-        replaceWorn();
-        startNext();
-      });
   }
 
   /** Runs one image in a place already taken; the deadline starts when a worker is free for it. */
@@ -214,7 +158,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     // (a Node Buffer often shares its ArrayBuffer with other buffers, which must not be detached).
     const bytes = new Uint8Array(image);
     const pixels = await headerPixels(bytes);
-    const slot = await new Promise<Slot>((resolve) => {
+    await new Promise<void>((resolve) => {
       waiting.push({ pixels, start: resolve });
       startNext();
     });
@@ -234,7 +178,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
       if (control.stop() === 'now') terminate.abort();
       answerTimeout(timedOut);
     }, timeoutMs);
-    const worked = slot.pool
+    const worked = pool
       .run(
         { control: control.buffer, kind: 'ocr', image: bytes, options, profile: opts.profile === true, ablate: opts.ablate === true },
         { transferList: [bytes.buffer], signal: terminate.signal },
@@ -249,9 +193,6 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
         running -= 1;
         runningPixels -= pixels;
         taken -= 1;
-        slot.busy = false;
-        slot.read += 1;
-        replaceWorn();
         startNext();
       });
     return Promise.race([worked, deadline]);
@@ -286,7 +227,10 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   }
 
   async function ready(): Promise<void> {
-    const outcomes = await Promise.all(slots.map(warm));
+    // One warm-up task per worker, sent together so the pool spawns them all.
+    const outcomes = await Promise.all(
+      Array.from({ length: opts.workers }, () => pool.run({ control: new TaskControl().buffer, kind: 'warm' })),
+    );
     const failed = outcomes.find((o) => o !== null && !o.ok);
     if (failed && !failed.ok) throw new Error(`The OCR models could not be loaded: ${failed.message}`);
     isReady = true;
@@ -297,18 +241,14 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
     reserve,
     ready,
     get queueSize() {
-      return waiting.length + slots.reduce((sum, s) => sum + s.pool.queueSize, 0);
+      return waiting.length + pool.queueSize;
     },
     get isReady() {
       return isReady;
     },
-    get workersReplaced() {
-      return workersReplaced;
-    },
     async close() {
       closed = true;
-      await Promise.all(slots.map((s) => s.pool.destroy()));
-      await replacement;
+      await pool.destroy();
       tesseractService.close();
       await tesseract.close();
     },
