@@ -1,4 +1,5 @@
 import { test, type TestContext } from 'node:test';
+import sharp from 'sharp';
 import { cerCount } from '../bench/ocr/char-error-rate.ts';
 import { normalizeForCer } from '../bench/ocr/normalize-text.ts';
 import { loadEnglishLexicon } from '../src/ocr/words/english-lexicon.ts';
@@ -18,11 +19,11 @@ const SENTENCES = [
   'In the end the committee agreed to publish the figures and to hold a public hearing next month.',
 ];
 
-/** A page of justified text in `columns` columns `gapEm` apart (Liberation Serif, 300-dpi sizes), rendered by Chromium. */
-async function renderColumns(t: TestContext, columns: number, gapEm: number, text: string): Promise<Uint8Array> {
+/** A page of justified text in `columns` columns `gapEm` apart (Liberation Serif, 300-dpi sizes by default), rendered by Chromium. */
+async function renderColumns(t: TestContext, columns: number, gapEm: number, text: string, fontPx = 38): Promise<Uint8Array> {
   const browser = await launchChromium(t, CHROMIUM);
   const page = await browser.newPage({ viewport: { width: 2400, height: 1200 } });
-  const style = `width:2200px;margin:100px;column-count:${columns};column-gap:${gapEm}em;font:38px/1.2 'Liberation Serif';text-align:justify;hyphens:none`;
+  const style = `width:2200px;margin:100px;column-count:${columns};column-gap:${gapEm}em;font:${fontPx}px/1.2 'Liberation Serif';text-align:justify;hyphens:none`;
   await page.setContent(`<body style="margin:0;background:#fff"><div id="t" style="${style}">${text}</div></body>`);
   return page.locator('#t').screenshot({ type: 'png' });
 }
@@ -43,4 +44,29 @@ test('a four-column page with 1.2 em gutters reads column by column (the detecto
   const { edits, length } = cerCount(normalizeForCer(result.text, 'en'), normalizeForCer(text, 'en'));
   // Read row by row across the columns, the same words give 1 − CER of about 0.4.
   t.assert.ok(1 - edits / length > 0.95, `1 − CER ${(1 - edits / length).toFixed(3)}:\n${result.text}`);
+});
+
+test('a two-column page scanned sideways or upside down reads as upright, its boxes in the turned image', {
+  skip: skipWithoutChromium(CHROMIUM),
+}, async (t: TestContext) => {
+  // Small print, so the page is detected at full size, in strips that a turned page's lines would cross.
+  const text = Array.from({ length: 60 }, (_, i) => SENTENCES[(i * 2) % SENTENCES.length]).join(' ');
+  const png = await renderColumns(t, 2, 2, text, 24);
+  const models = await loadModels({ threads: 1 });
+  t.after(() => models.release());
+  const deps = { models, recognizer: createPaddleRecognizer(models), buildLayout, lexicon: await loadEnglishLexicon() };
+  const { width = 0, height = 0 } = await sharp(png).metadata();
+  for (const degrees of [90, 180, 270]) {
+    const turned = await sharp(png).rotate(degrees).png().toBuffer();
+    const { result } = await runOcr(turned, deps, { mode: 'document', languageHints: [] });
+    const { edits, length } = cerCount(normalizeForCer(result.text, 'en'), normalizeForCer(text, 'en'));
+    t.assert.ok(1 - edits / length > 0.95, `${degrees}°: 1 − CER ${(1 - edits / length).toFixed(3)}:\n${result.text}`);
+    // The first word is at the upright page's top left: where that corner went when the page was turned.
+    const first = result.page.blocks[0].paragraphs[0].words[0].box;
+    const cx = first.reduce((s, p) => s + p.x, 0) / 4;
+    const cy = first.reduce((s, p) => s + p.y, 0) / 4;
+    const [w, h] = degrees === 180 ? [width, height] : [height, width];
+    const corner = { 90: { x: w, y: 0 }, 180: { x: w, y: h }, 270: { x: 0, y: h } }[degrees] ?? { x: 0, y: 0 };
+    t.assert.ok(Math.abs(cx - corner.x) < w / 4 && Math.abs(cy - corner.y) < h / 4, `${degrees}°: first word at ${cx}, ${cy} in ${w}×${h}`);
+  }
 });

@@ -10,11 +10,13 @@ type Variant = { name: string; ext: string; make: (image: sharp.Sharp, width: nu
 
 /**
  * How a page reaches a user other than as ocr-dev's clean 200–300 dpi scan: at half the size (a 150-dpi
- * scan), slanted by 2° (a page fed crooked), and at 0.6 of the size as a grey JPEG of quality 35 (a
- * phone upload). Layout rules fitted to one resolution fail on these first.
+ * scan), turned by 90° or 180° (scanned sideways or upside down), slanted by 2° (a page fed crooked), and
+ * at 0.6 of the size as a grey JPEG of quality 35 (a phone upload). Layout rules fitted to one resolution fail on these first.
  */
 const PAGE_VARIANTS: readonly Variant[] = [
   { name: 'half', ext: 'png', make: (page, width) => page.resize(Math.round(width / 2)).png() },
+  { name: 'sideways', ext: 'png', make: (page) => page.rotate(90).png() },
+  { name: 'upside-down', ext: 'png', make: (page) => page.rotate(180).png() },
   { name: 'slant', ext: 'png', make: (page) => page.rotate(2, { background: '#ffffff' }).png() },
   {
     name: 'jpeg',
@@ -47,7 +49,7 @@ function variantsOf(r: OcrDevRecord): readonly Variant[] {
 /**
  * The variants of the full pages and forms among `records`, written to a temporary directory (never into
  * the repository) that goes when the process ends; each keeps its image's text and split, with `~half`,
- * `~slant`, `~jpeg` or `~small` after its id.
+ * `~sideways`, `~upside-down`, `~slant`, `~jpeg` or `~small` after its id.
  */
 export async function imageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-image-variants-'));

@@ -1,7 +1,8 @@
-import { orientLines } from './recognize/classify-direction.ts';
+import { orientLines, type OrientedLines } from './recognize/classify-direction.ts';
 import { decodeImage, type DecodedImage } from './decode/decode-image.ts';
 import { detectText, type TextBox } from './detect/detect-text.ts';
 import { isCrop, linesOfCrop } from './detect/lines-of-crop.ts';
+import { pageTurn, turnImage, unturnQuads } from './detect/page-turn.ts';
 import { imageQuad } from './geometry.ts';
 import { dropDoubtfulWordsOfPhoto } from './words/drop-doubtful-words.ts';
 import { settleFlips } from './recognize/settle-flips.ts';
@@ -70,14 +71,29 @@ function toLines(quads: readonly Quad[], readings: readonly LineReading[], optio
   return read.flatMap((r) => (r.photo ? (checked[k++] ?? []) : [r.line]));
 }
 
-/** Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole). */
+type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean; classified: number };
+
+/**
+ * Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole).
+ * A page scanned sideways or upside down (`pageTurn`) is read again from the start turned upright,
+ * and its boxes are put back in the pixels of the image as it came.
+ */
 async function detectAndRead(
   image: DecodedImage,
   deps: OcrPipelineDeps,
   recognizeOptions: RecognizeOptions,
   crop: boolean,
   lap: (stage: string) => void,
-): Promise<{ quads: readonly Quad[]; readings: LineReading[]; ordered: boolean; classified: number }> {
+): Promise<Read> {
+  const oriented = await detectAndOrient(image, deps, lap);
+  const turns = crop ? 0 : pageTurn(oriented.quads);
+  if (turns === 0) return readLines(image, oriented, deps, recognizeOptions, crop);
+  const upright = await turnImage(image, turns);
+  const read = await readLines(upright, await detectAndOrient(upright, deps, lap), deps, recognizeOptions, crop);
+  return { ...read, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
+}
+
+async function detectAndOrient(image: DecodedImage, deps: OcrPipelineDeps, lap: (stage: string) => void): Promise<OrientedLines> {
   const boxes: TextBox[] = await detectText(image, deps.models.detector);
   lap('detect');
   const oriented = await orientLines(
@@ -86,6 +102,16 @@ async function detectAndRead(
     deps.models.classifier,
   );
   lap('classify');
+  return oriented;
+}
+
+async function readLines(
+  image: DecodedImage,
+  oriented: OrientedLines,
+  deps: OcrPipelineDeps,
+  recognizeOptions: RecognizeOptions,
+  crop: boolean,
+): Promise<Read> {
   // A word or line crop on which nothing line-sized was found is read whole (below).
   const found = crop ? linesOfCrop(image, oriented.quads) : oriented.quads;
   const page = await deps.recognizer.readPage?.(image, found, recognizeOptions);

@@ -11,6 +11,8 @@ const CLS_WIDTH = 192;
 const FLIP_CONFIDENCE = 0.9;
 /** Lines sampled to decide whether a page of horizontal lines is upside down. */
 const PAGE_SAMPLE = 8;
+/** Eighths of the sample saying upside down from which every line is classified (a turned page's longest lines can be split 4 to 4). */
+const SPLIT_SAMPLE = 3;
 /** Crops at least this much taller than wide are read turned by 90° (PaddleOCR uses 1.5). */
 const TALL_RATIO = 1.5;
 
@@ -66,8 +68,8 @@ export interface OrientedLines {
 /**
  * Puts every line's quad in reading order. Tall lines are turned by 90° and always classified (a
  * page rotated by 90° and one rotated by 270° look alike to the detector). Horizontal lines are
- * classified only when a sample of the longest ones says the page is upside down: on upright pages
- * (nearly all of them) the classifier cannot change anything, so it is not run on every line.
+ * classified only when a sample of the longest ones says the page is upside down, or is split: on
+ * upright pages (nearly all of them) the classifier cannot change anything, so it is not run on every line.
  */
 export async function orientLines(image: DecodedImage, quads: readonly Quad[], model: OnnxModel): Promise<OrientedLines> {
   const turned = quads.map((q) => {
@@ -88,8 +90,9 @@ export async function orientLines(image: DecodedImage, quads: readonly Quad[], m
   const flip = new Map<number, boolean>();
   [...tall, ...sample].forEach((i, k) => flip.set(i, first[k] > FLIP_CONFIDENCE));
   let classified = first.length;
+  // A split sample (3 of 8 or more say upside down) decides nothing either way: every line is asked.
   const sampleFlips = sample.filter((i) => flip.get(i)).length;
-  if (sample.length > 0 && sampleFlips * 2 > sample.length) {
+  if (sample.length > 0 && sampleFlips * 8 >= SPLIT_SAMPLE * sample.length) {
     const rest = flat.filter((i) => !flip.has(i));
     const more = await classifyUpsideDown(
       image,
