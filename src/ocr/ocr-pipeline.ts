@@ -2,10 +2,10 @@ import { orientLines, type OrientedLines } from './recognize/classify-direction.
 import { decodeImage, type DecodedImage } from './decode/decode-image.ts';
 import { detectText, type TextBox } from './detect/detect-text.ts';
 import { isCrop, linesOfCrop } from './detect/lines-of-crop.ts';
-import { pageTurn, turnImage, unturnQuads } from './detect/page-turn.ts';
 import { imageQuad } from './geometry.ts';
 import { dropDoubtfulWordsOfPhoto } from './words/drop-doubtful-words.ts';
 import { settleFlips } from './recognize/settle-flips.ts';
+import { turnImage, unturnQuads } from './recognize/page-turn.ts';
 import type { EnglishLexicon } from './words/english-lexicon.ts';
 import { findLanguage } from './recognize/languages.ts';
 import type { OcrModels } from './models/models.ts';
@@ -75,7 +75,7 @@ type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean;
 
 /**
  * Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole).
- * A page scanned sideways or upside down (`pageTurn`) is read again from the start turned upright,
+ * A page scanned sideways or upside down (`OrientedLines.turn`) is read again from the start turned upright,
  * and its boxes are put back in the pixels of the image as it came.
  */
 async function detectAndRead(
@@ -86,7 +86,7 @@ async function detectAndRead(
   lap: (stage: string) => void,
 ): Promise<Read> {
   const oriented = await detectAndOrient(image, deps, lap);
-  const turns = crop ? 0 : pageTurn(oriented.quads);
+  const turns = crop ? 0 : oriented.turn;
   if (turns === 0) return readLines(image, oriented, deps, recognizeOptions, crop);
   const upright = await turnImage(image, turns);
   const read = await readLines(upright, await detectAndOrient(upright, deps, lap), deps, recognizeOptions, crop);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DecodedImage } from '../decode/decode-image.ts';
 import type { Quad } from '../ocr-types.ts';
-import { pageTurn, turnImage, unturnPoint, type QuarterTurns } from './page-turn.ts';
+import { pageTurn, turnImage, unturnPoint, type LineVote, type QuarterTurns } from './page-turn.ts';
 
 /** A line quad in reading order whose reading direction is `degrees` (clockwise from +x, image y down). */
 function line(x: number, y: number, degrees: number, length = 400, height = 30): Quad {
@@ -13,7 +13,8 @@ function line(x: number, y: number, degrees: number, length = 400, height = 30):
   return [p(0, 0), p(length, 0), p(length, height), p(0, height)];
 }
 
-const page = (degrees: number, n = 8) => Array.from({ length: n }, (_, i) => line(100 + 40 * i, 100 + 40 * i, degrees));
+const page = (degrees: number, n = 8, upsideDown?: number): LineVote[] =>
+  Array.from({ length: n }, (_, i) => ({ quad: line(100 + 40 * i, 100 + 40 * i, degrees), upsideDown }));
 
 test('a page whose lines run down, left or up is turned by one, two or three quarters', () => {
   assert.equal(pageTurn(page(0)), 0);
@@ -29,6 +30,13 @@ test('a few lines, or no clear majority, leave the image as it is (a photo with 
   assert.equal(pageTurn(page(90, 5)), 0);
   assert.equal(pageTurn([...page(90, 4), ...page(0, 4)]), 0);
   assert.equal(pageTurn([...page(45, 8)]), 0);
+});
+
+test("the classifier's word turns a line's vote around when it is more likely upside down than not", () => {
+  // Faded print: a line's answer is noisy, most are on the right side of even.
+  assert.equal(pageTurn([...page(0, 6, 0.7), ...page(0, 2, 0.3)]), 2);
+  assert.equal(pageTurn([...page(90, 6, 0.95), ...page(90, 3, 0.2)]), 3);
+  assert.equal(pageTurn(page(0, 8, 0.4)), 0);
 });
 
 test('a point of the upright image maps back to the pixel it came from in the turned one', async () => {
