@@ -49,7 +49,7 @@ test('a four-column page with 1.2 em gutters reads column by column (the detecto
 test('a two-column page scanned sideways or upside down reads as upright, its boxes in the turned image', {
   skip: skipWithoutChromium(CHROMIUM),
 }, async (t: TestContext) => {
-  // Small print, so the page is detected at full size, in strips that a turned page's lines would cross.
+  // Small print: turned, the detector's cheap first look (960 px) takes each line's length for its height and runs it together.
   const text = Array.from({ length: 60 }, (_, i) => SENTENCES[(i * 2) % SENTENCES.length]).join(' ');
   const png = await renderColumns(t, 2, 2, text, 24);
   const models = await loadModels({ threads: 1 });

@@ -34,7 +34,7 @@ export function middleWindow(quad: Quad, maxAspect = CLS_WIDTH / CLS_HEIGHT): Qu
 
 /**
  * Lines per classifier run. onnxruntime's arena keeps the buffers of the largest batch a worker has
- * run, for good: a page of 140 lines classified at once added ~100 MB to the process's peak.
+ * run, for good: a page of 140 lines classified at once added ~80 MB to `bench:ocr`'s peak RSS.
  */
 const BATCH = 16;
 
@@ -83,8 +83,9 @@ export interface OrientedLines {
 /**
  * Puts every line's quad in reading order. Tall lines are turned by 90° and always classified (a
  * page rotated by 90° and one rotated by 270° look alike to the detector). Horizontal lines are
- * classified only when a sample of the longest ones says the page is upside down, or is split: on
- * upright pages (nearly all of them) the classifier cannot change anything, so it is not run on every line.
+ * classified only when a sample of the longest ones says the page is upside down (or leans that way: then
+ * for the page's vote, `turn`): on upright pages (nearly all of them) the classifier cannot change
+ * anything, so it is not run on every line.
  */
 export async function orientLines(image: DecodedImage, quads: readonly Quad[], model: OnnxModel): Promise<OrientedLines> {
   const turned = quads.map((q) => {
