@@ -5,7 +5,11 @@ import type { Point, Quad } from '../ocr-types.ts';
 /** Quarter turns clockwise: 1 is a page whose lines run down, 2 upside down, 3 lines running up. */
 export type QuarterTurns = 0 | 1 | 2 | 3;
 
-/** A page is read along another axis, or upside down, only when that holds at least twice the text's length of the other choice. */
+/**
+ * Upside down is read only when it holds twice upright's length of text (upright is the prior). A
+ * turned page's axis needs only the majority: seen at the detector's first, coarse size, a turned
+ * report's stacked short lines and table cells are found as boxes across them (36 % of its length).
+ */
 const OVER = 2;
 /** Too few lines to tell a turned page from a photo with a turned sign. */
 const MIN_LINES = 6;
@@ -23,9 +27,9 @@ export interface LineVote {
  * How far a page is turned. Each line votes, by its length, for the way its quad runs, or the opposite
  * way when the classifier thinks it more likely upside down than not; on faded print one line's answer
  * is noise (a turned receipt's lines split 58 to 60 at the 0.9 that turns a single line), over a page
- * the majority is clear. The axis comes first: a page reads across its lines' vertical axis when that
- * holds twice the length of the horizontal one, and then whichever way up or down most of it reads.
- * Along the horizontal axis, upright is the prior: upside down needs twice upright's length. A page
+ * the majority is clear. The axis comes first: a page reads along its lines' vertical axis when that
+ * holds more of their length than the horizontal one, and then whichever way up or down most of it
+ * reads. Along the horizontal axis, upright is the prior: upside down needs twice upright's length. A page
  * scanned sideways or upside down is then read upright (`turnImage`), so every later stage sees what
  * it sees on upright pages: detection's probe measured a turned line's length as its height, and
  * layout's column test works on upright geometry. A photo with a few turned signs stays as it is.
@@ -44,7 +48,7 @@ export function pageTurn(lines: readonly LineVote[]): QuarterTurns {
     if (off <= MAX_OFF_DEGREES) weight[turn] += Math.hypot(dx, dy) / 2;
   }
   const [right, down, left, up] = weight;
-  if (down + up > OVER * (right + left)) return down >= up ? 1 : 3;
+  if (down + up > right + left) return down >= up ? 1 : 3;
   return left > OVER * right && left > down + up ? 2 : 0;
 }
 
