@@ -2,6 +2,7 @@ import { test, type TestContext } from 'node:test';
 import sharp from 'sharp';
 import { cerCount } from '../bench/ocr/char-error-rate.ts';
 import { normalizeForCer } from '../bench/ocr/normalize-text.ts';
+import { quadCentre } from '../src/ocr/geometry.ts';
 import { loadEnglishLexicon } from '../src/ocr/words/english-lexicon.ts';
 import { buildLayout } from '../src/ocr/layout/build-layout.ts';
 import { loadModels } from '../src/ocr/models/models.ts';
@@ -62,9 +63,7 @@ test('a two-column page scanned sideways or upside down reads as upright, its bo
     const { edits, length } = cerCount(normalizeForCer(result.text, 'en'), normalizeForCer(text, 'en'));
     t.assert.ok(1 - edits / length > 0.95, `${degrees}°: 1 − CER ${(1 - edits / length).toFixed(3)}:\n${result.text}`);
     // The first word is at the upright page's top left: where that corner went when the page was turned.
-    const first = result.page.blocks[0].paragraphs[0].words[0].box;
-    const cx = first.reduce((s, p) => s + p.x, 0) / 4;
-    const cy = first.reduce((s, p) => s + p.y, 0) / 4;
+    const { x: cx, y: cy } = quadCentre(result.page.blocks[0].paragraphs[0].words[0].box);
     const [w, h] = degrees === 180 ? [width, height] : [height, width];
     const corner = { 90: { x: w, y: 0 }, 180: { x: w, y: h }, 270: { x: 0, y: h } }[degrees] ?? { x: 0, y: 0 };
     t.assert.ok(Math.abs(cx - corner.x) < w / 4 && Math.abs(cy - corner.y) < h / 4, `${degrees}°: first word at ${cx}, ${cy} in ${w}×${h}`);

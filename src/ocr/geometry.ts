@@ -99,6 +99,11 @@ export function quadCentre(q: Quad): Point {
   return { x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 };
 }
 
+/** The way a line quad runs, corner 0→1: the sum of its top and bottom edges (twice their mean, so as long as the line is). */
+export function quadDirection(q: Quad): Point {
+  return { x: q[1].x - q[0].x + (q[2].x - q[3].x), y: q[1].y - q[0].y + (q[2].y - q[3].y) };
+}
+
 /** The quad's own size: width along corner 0→1, height along 0→3 (PaddleOCR's `get_rotate_crop_image`). */
 export function quadSize(q: Quad): { width: number; height: number } {
   return {

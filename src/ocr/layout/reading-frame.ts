@@ -1,3 +1,4 @@
+import { quadDirection } from '../geometry.ts';
 import type { Point, Quad } from '../ocr-types.ts';
 
 /**
@@ -23,8 +24,9 @@ export function readingFrameOf(quads: readonly Quad[]): ReadingFrame {
   let sx = 0;
   let sy = 0;
   for (const q of quads) {
-    sx += q[1].x - q[0].x + (q[2].x - q[3].x);
-    sy += q[1].y - q[0].y + (q[2].y - q[3].y);
+    const d = quadDirection(q);
+    sx += d.x;
+    sy += d.y;
   }
   const len = Math.hypot(sx, sy);
   return len > 0 ? { cos: sx / len, sin: sy / len } : { cos: 1, sin: 0 };

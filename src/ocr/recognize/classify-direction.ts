@@ -110,9 +110,10 @@ export async function orientLines(image: DecodedImage, quads: readonly Quad[], m
   // Most of the sample sure it is upside down: every line is turned by its own answer. A sample of
   // which 3 of 8 or more only lean that way: every line is asked, for the page's vote (`pageTurn`)
   // alone, as one line's answer on faded print is noise and a turned page is read again upright.
-  const sure = sample.filter((i) => (upsideDown.get(i) ?? 0) > FLIP_CONFIDENCE).length * 2 > sample.length;
-  const leaning = sample.filter((i) => (upsideDown.get(i) ?? 0) > 0.5).length * 8 >= SPLIT_SAMPLE * sample.length;
-  const rest = sure || (sample.length > 0 && leaning) ? flat.filter((i) => !upsideDown.has(i)) : [];
+  const p = (i: number) => upsideDown.get(i) ?? 0;
+  const sure = sample.filter((i) => p(i) > FLIP_CONFIDENCE).length * 2 > sample.length;
+  const leaning = sample.length > 0 && sample.filter((i) => p(i) > 0.5).length * 8 >= SPLIT_SAMPLE * sample.length;
+  const rest = sure || leaning ? flat.filter((i) => !upsideDown.has(i)) : [];
   const more = await classifyUpsideDown(
     image,
     rest.map((i) => turned[i].quad),
@@ -121,7 +122,7 @@ export async function orientLines(image: DecodedImage, quads: readonly Quad[], m
   rest.forEach((i, k) => upsideDown.set(i, more[k]));
   classified += rest.length;
   const asked = new Set(sure ? [...tall, ...flat] : [...tall, ...sample]);
-  const flip = (i: number) => asked.has(i) && (upsideDown.get(i) ?? 0) > FLIP_CONFIDENCE;
+  const flip = (i: number) => asked.has(i) && p(i) > FLIP_CONFIDENCE;
   return {
     quads: turned.map((t, i) => (flip(i) ? rotateQuad(t.quad, 2) : t.quad)),
     classified,

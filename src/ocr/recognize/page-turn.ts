@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { DecodedImage } from '../decode/decode-image.ts';
+import { quadDirection } from '../geometry.ts';
 import type { Point, Quad } from '../ocr-types.ts';
 
 /** Quarter turns clockwise: 1 is a page whose lines run down, 2 upside down, 3 lines running up. */
@@ -39,13 +40,12 @@ export interface LineVote {
 export function pageTurn(lines: readonly LineVote[]): QuarterTurns {
   if (lines.length < MIN_LINES) return 0;
   const weight = [0, 0, 0, 0];
-  for (const { quad: q, upsideDown = 0 } of lines) {
-    const dx = q[1].x - q[0].x + (q[2].x - q[3].x);
-    const dy = q[1].y - q[0].y + (q[2].y - q[3].y);
-    const degrees = ((Math.atan2(dy, dx) * 180) / Math.PI + (upsideDown > 0.5 ? 180 : 0) + 360) % 360;
+  for (const { quad, upsideDown = 0 } of lines) {
+    const d = quadDirection(quad);
+    const degrees = ((Math.atan2(d.y, d.x) * 180) / Math.PI + (upsideDown > 0.5 ? 180 : 0) + 360) % 360;
     const turn = Math.round(degrees / 90) % 4;
     const off = Math.min(Math.abs(degrees - turn * 90), Math.abs(degrees - 360));
-    if (off <= MAX_OFF_DEGREES) weight[turn] += Math.hypot(dx, dy) / 2;
+    if (off <= MAX_OFF_DEGREES) weight[turn] += Math.hypot(d.x, d.y) / 2;
   }
   const [right, down, left, up] = weight;
   if (down + up > right + left) return down >= up ? 1 : 3;
