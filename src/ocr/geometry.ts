@@ -112,6 +112,20 @@ export function quadSize(q: Quad): { width: number; height: number } {
   };
 }
 
+/**
+ * The middle of a long line quad, at most `maxAspect` heights long (the whole quad when shorter):
+ * any stretch of a line shows which way up it is, or which script it is in, at a fraction of the
+ * cost of reading all of it.
+ */
+export function middleWindow(quad: Quad, maxAspect: number): Quad {
+  const { width, height } = quadSize(quad);
+  if (width <= maxAspect * height) return quad;
+  const t0 = (1 - (maxAspect * height) / width) / 2,
+    t1 = 1 - t0;
+  const at = (a: Point, b: Point, t: number): Point => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
+  return [at(quad[0], quad[1], t0), at(quad[0], quad[1], t1), at(quad[3], quad[2], t1), at(quad[3], quad[2], t0)];
+}
+
 /** The quad's corners shifted by `k` positions: `rotateQuad(q, 1)` starts at the old corner 1. */
 export function rotateQuad(q: Quad, k: number): Quad {
   return [q[k % 4], q[(k + 1) % 4], q[(k + 2) % 4], q[(k + 3) % 4]];

@@ -1,8 +1,8 @@
 import { cropLine } from './crop-line.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
-import { quadSize, rotateQuad } from '../geometry.ts';
+import { middleWindow, quadSize, rotateQuad } from '../geometry.ts';
 import type { OnnxModel } from '../models/models.ts';
-import type { Point, Quad } from '../ocr-types.ts';
+import type { Quad } from '../ocr-types.ts';
 import { pageTurn, type QuarterTurns } from './page-turn.ts';
 
 /** PP-OCR direction classifier input (ppocr `ClsResizeImg`: 3×48×192). */
@@ -16,21 +16,6 @@ const PAGE_SAMPLE = 8;
 const SPLIT_SAMPLE = 3;
 /** Crops at least this much taller than wide are read turned by 90° (PaddleOCR uses 1.5). */
 const TALL_RATIO = 1.5;
-
-/**
- * The middle of a long line, at most as long as the classifier's input is wide (4 heights): PaddleOCR
- * squeezes the whole line into 192 columns, and a line 40 heights long squeezed 10× is no longer
- * text; the classifier then calls a clean upright line upside down with 0.96 and the line is read
- * rotated, as nothing. Any stretch of a line shows which way up it is.
- */
-export function middleWindow(quad: Quad, maxAspect = CLS_WIDTH / CLS_HEIGHT): Quad {
-  const { width, height } = quadSize(quad);
-  if (width <= maxAspect * height) return quad;
-  const t0 = (1 - (maxAspect * height) / width) / 2,
-    t1 = 1 - t0;
-  const at = (a: Point, b: Point, t: number): Point => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
-  return [at(quad[0], quad[1], t0), at(quad[0], quad[1], t1), at(quad[3], quad[2], t1), at(quad[3], quad[2], t0)];
-}
 
 /**
  * Lines per classifier run. onnxruntime's arena keeps the buffers of the largest batch a worker has
@@ -47,7 +32,9 @@ export async function classifyUpsideDown(image: DecodedImage, lines: readonly Qu
 
 async function classifyBatch(image: DecodedImage, lines: readonly Quad[], model: OnnxModel): Promise<number[]> {
   if (lines.length === 0) return [];
-  const quads = lines.map((q) => middleWindow(q));
+  // PaddleOCR squeezes the whole line into 192 columns; a line 40 heights long squeezed 10× is no
+  // longer text, and the classifier then calls a clean upright line upside down with 0.96.
+  const quads = lines.map((q) => middleWindow(q, CLS_WIDTH / CLS_HEIGHT));
   const plane = CLS_HEIGHT * CLS_WIDTH;
   const tensor = new Float32Array(quads.length * 3 * plane);
   quads.forEach((quad, slot) => {

@@ -1,6 +1,7 @@
 import { cropLine, type LineCrop, scaledWidth } from './crop-line.ts';
 import { ctcDecode } from './ctc-decode.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
+import { middleWindow } from '../geometry.ts';
 import type { OnnxModel, RecognitionModel } from '../models/models.ts';
 import { findLanguage } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
@@ -180,6 +181,13 @@ const INT8_DOUBT = 0.5;
  * character, often confidently (a plate's province), so its own confidence cannot tell.
  */
 const HAN_SAMPLE = 3;
+/**
+ * Of each sampled line the Chinese recognizer reads only the middle, at most this many heights
+ * long (about as many Chinese characters): enough to tell the script, and neither the sample's
+ * time nor its recognizer's arena (which keeps the buffers of the widest run it has read) grows
+ * with a page's long lines.
+ */
+const HAN_SAMPLE_HEIGHTS = 8;
 /** Mean confidence of the Chinese characters in a sampled line that makes its image Chinese (a blurred sign's Latin letters read as Chinese stay below). */
 const HAN_SURE = 0.8;
 
@@ -239,17 +247,8 @@ export function createPaddleRecognizer(models: { latin: RecognitionModel; han: R
         .sort((x, y) => x.confidence - y.confidence)
         .slice(0, HAN_SAMPLE)
         .map((s) => s.i);
-      const sampled = await readHan(sample.map((i) => lines[i]));
-      if (!sampled.some(readsChinese)) return readings;
-      const rest = lines.flatMap((_, i) => (sample.includes(i) ? [] : [i]));
-      const others = await readHan(rest.map((i) => lines[i]));
-      sample.forEach((lineIndex, k) => {
-        readings[lineIndex] = sampled[k];
-      });
-      rest.forEach((lineIndex, k) => {
-        readings[lineIndex] = others[k];
-      });
-      return readings;
+      const sampled = await readHan(sample.map((i) => middleWindow(lines[i], HAN_SAMPLE_HEIGHTS)));
+      return sampled.some(readsChinese) ? readHan(lines) : readings;
     },
   };
 }
