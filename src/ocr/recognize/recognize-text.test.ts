@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { editDistance } from '../../../bench/ocr/char-error-rate.ts';
 import { FIXTURE_TEXT, fixture } from '../../../test/fixtures/images/fixtures.ts';
-import { decodeImage } from '../decode/decode-image.ts';
+import { decodeImage, type DecodedImage } from '../decode/decode-image.ts';
 import { loadModels, type OcrModels, type OnnxModel } from '../models/models.ts';
 import type { Quad } from '../ocr-types.ts';
 import { detectText } from '../detect/detect-text.ts';
@@ -14,6 +14,31 @@ before(async () => {
   models = await loadModels({ threads: 1 });
 });
 after(() => models.release());
+
+/** The model, with the dims of every run it is given shown to `see` first. */
+const watched = (model: OnnxModel, see: (dims: readonly number[]) => void): OnnxModel => ({
+  run: (input, dims) => {
+    see(dims);
+    return model.run(input, dims);
+  },
+});
+
+/** The fixture line repeated `copies` times side by side, and the quad around all of it (as the detector leaves a margin). */
+async function repeatedLine(copies: number): Promise<{ image: DecodedImage; quad: Quad }> {
+  const line = Buffer.from(fixture('line.png'));
+  const { width = 0, height = 0 } = await sharp(line).metadata();
+  const long = await sharp({ create: { width: width * copies, height, channels: 3, background: '#ffffff' } })
+    .composite(Array.from({ length: copies }, (_, k) => ({ input: line, left: k * width, top: 0 })))
+    .png()
+    .toBuffer();
+  const quad: Quad = [
+    { x: 20, y: 8 },
+    { x: copies * width - 40, y: 8 },
+    { x: copies * width - 40, y: height - 6 },
+    { x: 20, y: height - 6 },
+  ];
+  return { image: await decodeImage(new Uint8Array(long)), quad };
+}
 
 test('a line reads the same alone and among other lines', async () => {
   const image = await decodeImage(fixture('page.png'));
@@ -28,22 +53,7 @@ test('a line reads the same alone and among other lines', async () => {
 });
 
 test('a long line (drawn smaller inside the 48 rows) reads like a short one', async () => {
-  const line = Buffer.from(fixture('line.png'));
-  const { width = 0, height = 0 } = await sharp(line).metadata();
-  const twice = await sharp({ create: { width: width * 2, height, channels: 3, background: '#ffffff' } })
-    .composite([
-      { input: line, left: 0, top: 0 },
-      { input: line, left: width, top: 0 },
-    ])
-    .png()
-    .toBuffer();
-  const image = await decodeImage(new Uint8Array(twice));
-  const quad: Quad = [
-    { x: 20, y: 8 },
-    { x: 2 * width - 40, y: 8 },
-    { x: 2 * width - 40, y: height - 6 },
-    { x: 20, y: height - 6 },
-  ];
+  const { image, quad } = await repeatedLine(2);
   const [reading] = await recognizeLines(image, [quad], models.latin.model, models.latin.dictionary);
   const letters = (s: string) => s.replace(/\s+/g, '');
   assert.equal(letters(reading.text), letters(FIXTURE_TEXT.line).repeat(2));
@@ -51,28 +61,11 @@ test('a long line (drawn smaller inside the 48 rows) reads like a short one', as
 });
 
 test('a line wider than one recognizer run is read in pieces cut between words, and reads whole', async () => {
-  const line = Buffer.from(fixture('line.png'));
-  const { width = 0, height = 0 } = await sharp(line).metadata();
   const copies = 12;
-  const long = await sharp({ create: { width: width * copies, height, channels: 3, background: '#ffffff' } })
-    .composite(Array.from({ length: copies }, (_, k) => ({ input: line, left: k * width, top: 0 })))
-    .png()
-    .toBuffer();
-  const image = await decodeImage(new Uint8Array(long));
-  const quad: Quad = [
-    { x: 20, y: 8 },
-    { x: copies * width - 40, y: 8 },
-    { x: copies * width - 40, y: height - 6 },
-    { x: 20, y: height - 6 },
-  ];
+  const { image, quad } = await repeatedLine(copies);
   // The real session, its input widths recorded.
   const widths: number[] = [];
-  const recorded: OnnxModel = {
-    run: (input, dims) => {
-      widths.push(dims[3]);
-      return models.latin.model.run(input, dims);
-    },
-  };
+  const recorded = watched(models.latin.model, (dims) => widths.push(dims[3]));
   const [reading] = await recognizeLines(image, [quad], recorded, models.latin.dictionary);
   assert.ok(widths.length >= 2, `${widths.length} runs`);
   // Each run is a piece and the 24 blank columns that follow print.
@@ -113,12 +106,10 @@ test('with the int8 recognizer: documents are read by it, photos and what it can
   assert.ok(both.latin.int8, 'the stored calibration fits the npm model');
   // The real sessions, counted.
   const calls = { fp32: 0, int8: 0 };
-  const counted = (model: OnnxModel, name: keyof typeof calls): OnnxModel => ({
-    run: (input, dims) => {
+  const counted = (model: OnnxModel, name: keyof typeof calls) =>
+    watched(model, (dims) => {
       calls[name] += dims[0];
-      return model.run(input, dims);
-    },
-  });
+    });
   const recognizer = createPaddleRecognizer({
     latin: { model: counted(both.latin.model, 'fp32'), dictionary: both.latin.dictionary, int8: counted(both.latin.int8!, 'int8') },
     han: both.han,
@@ -155,12 +146,10 @@ test('the English recognizer reads Latin text; the Chinese one images hinted Chi
   const boxes = (await detectText(image, models.detector)).map((b) => b.box);
   assert.ok(boxes.length >= 3, `${boxes.length} lines`);
   const calls = { latin: 0, han: 0 };
-  const counted = (model: OnnxModel, name: keyof typeof calls): OnnxModel => ({
-    run: (input, dims) => {
+  const counted = (model: OnnxModel, name: keyof typeof calls) =>
+    watched(model, (dims) => {
       calls[name] += dims[0];
-      return model.run(input, dims);
-    },
-  });
+    });
   // A stand-in for Chinese print (no CJK font on the test machine): the Chinese model's output for
   // these lines, with every character it read replaced by one Chinese character, read as sure.
   const chinese = models.han.dictionary.findIndex((c) => /\p{Script=Han}/u.test(c));
@@ -202,27 +191,12 @@ test('the English recognizer reads Latin text; the Chinese one images hinted Chi
 });
 
 test('without a hint, the Chinese sample reads the middle of a long line, not all of it', async () => {
-  const line = Buffer.from(fixture('line.png'));
-  const { width = 0, height = 0 } = await sharp(line).metadata();
-  const copies = 4;
-  const long = await sharp({ create: { width: width * copies, height, channels: 3, background: '#ffffff' } })
-    .composite(Array.from({ length: copies }, (_, k) => ({ input: line, left: k * width, top: 0 })))
-    .png()
-    .toBuffer();
-  const image = await decodeImage(new Uint8Array(long));
-  const quad: Quad = [
-    { x: 4, y: 4 },
-    { x: copies * width - 4, y: 4 },
-    { x: copies * width - 4, y: height - 4 },
-    { x: 4, y: height - 4 },
-  ];
+  const { image, quad } = await repeatedLine(4);
   const widest = { latin: 0, han: 0 };
-  const widths = (model: OnnxModel, name: keyof typeof widest): OnnxModel => ({
-    run: (input, dims) => {
+  const widths = (model: OnnxModel, name: keyof typeof widest) =>
+    watched(model, (dims) => {
       widest[name] = Math.max(widest[name], dims[3]);
-      return model.run(input, dims);
-    },
-  });
+    });
   const recognizer = createPaddleRecognizer({
     latin: { ...models.latin, model: widths(models.latin.model, 'latin') },
     han: { ...models.han, model: widths(models.han.model, 'han') },
