@@ -10,15 +10,16 @@ import {
 
 /**
  * A load-time rewrite of the PP-OCRv4 recognizer: its output, a softmax over 6 625 classes per
- * timestep, becomes `[batch, timesteps, 2]` = (probability, class index) of the best class, which is
- * all greedy CTC decoding reads. A `TopK(k = 1)` over the softmax (then `Cast` and `Concat`) costs
- * onnxruntime what the copy of the full output did, but the worker no longer receives ~10 MB per
- * batch of 8 lines: every such buffer was fresh memory to page in and external memory that drove
- * V8 into major garbage collections (with the lexicon on the heap, each one a long marking).
+ * timestep, becomes `[batch, timesteps, 3]` = (probability, class index) of the best class and the
+ * probability of the last class, the space, which is all CTC decoding reads (`ctc-decode.ts`). A
+ * `TopK(k = 1)` and a `Slice` over the softmax (then `Cast` and `Concat`) cost onnxruntime what the
+ * copy of the full output did, but the worker no longer receives ~10 MB per batch of 8 lines: every
+ * such buffer was fresh memory to page in and external memory that drove V8 into major garbage
+ * collections (with the lexicon on the heap, each one a long marking).
  * Measured on ocr-dev's receipts, in process: wall time −10 %, GC helper threads' CPU halved.
  *
- * `opset` is the model's (`opsetVersion`): TopK takes `k` as an attribute before opset 10 (the Chinese
- * recognizer), as an input from then on (the English one).
+ * `opset` is the model's (`opsetVersion`): TopK takes `k` and Slice its bounds as attributes before
+ * opset 10 (the Chinese recognizer), as inputs from then on (the English one).
  *
  * Returns 1 when the graph's softmax output was rewritten, 0 when it has none.
  */
@@ -40,17 +41,37 @@ export function topClassOutputNodes(graph: OnnxGraph, opset: number): number {
           { inputs: [probs, k], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('axis', axis)] },
         ]
       : [{ inputs: [probs], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('k', 1), intsAttributeBytes('axis', axis)] }];
+  // The last class along the softmax's axis (PaddleOCR appends the space to the character list).
+  const space = `${output}__space`;
+  const [starts, ends, axes] = [`${output}__starts`, `${output}__ends`, `${output}__axes`];
+  const slice: GraphNode[] =
+    opset >= 10
+      ? [
+          typedConstantNode(starts, [1], new BigInt64Array([-1n])),
+          typedConstantNode(ends, [1], new BigInt64Array([1_000_000_000n])),
+          typedConstantNode(axes, [1], new BigInt64Array([BigInt(axis)])),
+          { inputs: [probs, starts, ends, axes], outputs: [space], op: 'Slice', rest: [] },
+        ]
+      : [
+          {
+            inputs: [probs],
+            outputs: [space],
+            op: 'Slice',
+            rest: [intsAttributeBytes('starts', [-1]), intsAttributeBytes('ends', [1_000_000_000]), intsAttributeBytes('axes', [axis])],
+          },
+        ];
   graph.nodes.push(
     ...topK,
+    ...slice,
     // Cast `to` = 1 is FLOAT (an attribute in every opset).
     { inputs: [index], outputs: [indexFloat], op: 'Cast', rest: [intsAttributeBytes('to', 1)] },
-    { inputs: [best, indexFloat], outputs: [output], op: 'Concat', rest: [intsAttributeBytes('axis', axis)] },
+    { inputs: [best, indexFloat, space], outputs: [output], op: 'Concat', rest: [intsAttributeBytes('axis', axis)] },
   );
   graph.redeclareFloatOutput(output);
   return 1;
 }
 
-/** Returns the model with its softmax output reduced to (probability, class) of the best class. */
+/** Returns the model with its softmax output reduced to (probability, class) of the best class and the space's probability. */
 export function topClassOutput(model: Uint8Array): { model: Uint8Array; rewritten: number } {
   const graph = readGraph(model);
   if (!graph) return { model, rewritten: 0 };

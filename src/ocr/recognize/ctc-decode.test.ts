@@ -51,10 +51,49 @@ test('centres are the CTC peaks; blanks alone never make a space (word gaps come
   assert.ok(Math.abs(r.centres[0] - 0.5 / 7) < 1e-6 && Math.abs(r.centres[1] - 6.5 / 7) < 1e-6);
 });
 
-test("bestClasses keeps each row's most probable class and its probability", () => {
+test("bestClasses keeps each row's most probable class, its probability and the last class's (the space's)", () => {
   const rows = new Float32Array([0.1, 0.7, 0.2, 0.5, 0.2, 0.3, 0.3, 0.3, 0.4]);
   assert.deepEqual(
     [...bestClasses(rows, 3, 3)].map((v) => Math.round(v * 10) / 10),
-    [0.7, 1, 0.5, 0, 0.4, 2],
+    [0.7, 1, 0.2, 0.5, 0, 0.3, 0.4, 2, 0.4],
   );
+});
+
+const NUMBERS = ['', 'a', 'b', '2', '0', ',', ':', ' '];
+
+/** Softmax rows over `NUMBERS`: each timestep's winning class at 0.7, and the space at `space[t]` (0.05 by default). */
+function withSpaces(path: number[], space: Record<number, number> = {}): Float32Array {
+  const n = NUMBERS.length;
+  const out = new Float32Array(path.length * n);
+  path.forEach((c, t) => {
+    const s = space[t] ?? 0.05;
+    for (let k = 0; k < n; k++) out[t * n + k] = (1 - 0.7 - (c === n - 1 ? 0 : s)) / (n - 2);
+    out[t * n + n - 1] = c === n - 1 ? 0.7 : s;
+    out[t * n + c] = 0.7;
+  });
+  return bestClasses(out, path.length, n);
+}
+
+test('a blank where the space was nearly as likely reads as a space between words', () => {
+  // a a _ _ b: the blanks at timesteps 2–3 give the space 0.25 and 0.1.
+  assert.equal(ctcDecode(withSpaces([1, 1, 0, 0, 2], { 2: 0.25, 3: 0.1 }), 5, NUMBERS).text, 'a b');
+  assert.equal(ctcDecode(withSpaces([1, 1, 0, 0, 2], { 2: 0.1 }), 5, NUMBERS).text, 'ab', 'below HESITANT_SPACE');
+  // Nor at the ends of the line.
+  assert.equal(ctcDecode(withSpaces([0, 1, 0, 2, 0], { 0: 0.3, 4: 0.3 }), 5, NUMBERS).text, 'ab');
+});
+
+test('a hesitant space never goes before punctuation or inside a number; a sure one stays', () => {
+  // a _ :   and   2 , _ 0 0   and   2 _ 0
+  assert.equal(ctcDecode(withSpaces([1, 0, 6], { 1: 0.3 }), 3, NUMBERS).text, 'a:');
+  assert.equal(ctcDecode(withSpaces([3, 5, 0, 4, 0, 4], { 2: 0.3 }), 6, NUMBERS).text, '2,00');
+  assert.equal(ctcDecode(withSpaces([3, 0, 4], { 1: 0.3 }), 3, NUMBERS).text, '2 0', 'digits apart are two numbers');
+  assert.equal(ctcDecode(withSpaces([1, 7, 6]), 3, NUMBERS).text, 'a :', "the recognizer's own space is kept");
+  // A hesitant blank next to a sure space is one space, and a sure one.
+  assert.equal(ctcDecode(withSpaces([1, 0, 7, 6], { 1: 0.3 }), 4, NUMBERS).text, 'a :');
+});
+
+test('a dictionary without a space never reads one', () => {
+  const dict = ['', 'a', 'b'];
+  const rows = new Float32Array([0, 1, 0, 0.6, 0, 0.4, 0, 0, 1]);
+  assert.equal(ctcDecode(bestClasses(rows, 3, 3), 3, dict).text, 'ab');
 });
