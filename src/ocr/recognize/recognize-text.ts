@@ -219,7 +219,10 @@ export function createPaddleRecognizer(models: { latin: RecognitionModel; han: R
   async function readLatin(image: DecodedImage, lines: readonly Quad[], how: RecognizeLinesOptions): Promise<LineReading[]> {
     if (!latin.int8 || how.photo) return recognizeLines(image, lines, latin.model, latin.dictionary, how);
     const readings = await recognizeLines(image, lines, latin.int8, latin.dictionary, how);
-    const doubtful = readings.flatMap((r, i) => (r.chars.length === 0 || r.chars.some((c) => c.confidence < INT8_DOUBT) ? [i] : []));
+    // A space is no character: one read where the recognizer hesitated has its (low) probability (`ctc-decode.ts`).
+    const doubtful = readings.flatMap((r, i) =>
+      r.chars.length === 0 || r.chars.some((c) => c.text !== ' ' && c.confidence < INT8_DOUBT) ? [i] : [],
+    );
     const again = await recognizeLines(
       image,
       doubtful.map((i) => lines[i]),
