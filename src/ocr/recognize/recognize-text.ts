@@ -162,8 +162,10 @@ export async function recognizeLines(
       continue;
     }
     const reading = await readColumns(crop, 0, width, model, dictionary, trailingBlank(photo));
-    // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink.
-    readings.push(reading.chars.length > 0 ? { ...reading, ink: inkProfile(crop) } : reading);
+    // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink. A
+    // photo's line gets none: on a busy background the ink misplaces gaps that the recognizer's own
+    // hesitant spaces (`ctc-decode.ts`) find (docs/decisions.md).
+    readings.push(reading.chars.length > 0 && !photo ? { ...reading, ink: inkProfile(crop) } : reading);
   }
   return readings;
 }
