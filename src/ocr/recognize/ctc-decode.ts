@@ -22,8 +22,8 @@ interface Run {
  * A blank timestep between two characters where the space class has at least this probability is
  * read as a space. PP-OCR's English recognizer runs words together where it hesitates between the
  * blank and the space; its second choice is the better reading there. On ocr-dev (tune / check):
- * scenes 62.4 / 57.2 → 66.3 / 59.0, receipts 90.5 / 91.4 → 90.9 / 91.5, the rest unchanged; 0.1–0.3
- * all gain (docs/decisions.md).
+ * scenes 62.4 / 57.2 → 66.3 / 59.0 (67.0 / 59.4 once photos' lines also lost the ink's word gaps),
+ * receipts 90.5 / 91.4 → 90.9 / 91.5, the rest unchanged; 0.1–0.3 all gain (docs/decisions.md).
  */
 export const HESITANT_SPACE = 0.15;
 
