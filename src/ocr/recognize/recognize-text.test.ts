@@ -61,12 +61,15 @@ test('a long line (drawn smaller inside the 48 rows) reads like a short one', as
 });
 
 test("a page's line carries its ink for the word-gap fix; a photo's line does not (the recognizer's own spaces serve there)", async () => {
-  const { image, quad } = await repeatedLine(1);
-  const [print] = await recognizeLines(image, [quad], models.latin.model, models.latin.dictionary);
-  const [photo] = await recognizeLines(image, [quad], models.latin.model, models.latin.dictionary, { photo: true });
-  assert.ok(print.ink && print.text.length > 0);
-  assert.equal(photo.ink, undefined);
-  assert.ok(photo.text.length > 0);
+  // One copy is read in one run; twelve are wider than a run and read in pieces.
+  for (const copies of [1, 12]) {
+    const { image, quad } = await repeatedLine(copies);
+    const [print] = await recognizeLines(image, [quad], models.latin.model, models.latin.dictionary);
+    const [photo] = await recognizeLines(image, [quad], models.latin.model, models.latin.dictionary, { photo: true });
+    assert.ok(print.ink && print.text.length > 0, `${copies}`);
+    assert.equal(photo.ink, undefined, `${copies}`);
+    assert.ok(photo.text.length > 0, `${copies}`);
+  }
 });
 
 test('a line wider than one recognizer run is read in pieces cut between words, and reads whole', async () => {

@@ -155,17 +155,15 @@ export async function recognizeLines(
     const height = cropHeightOf(quad, photo);
     const width = scaledWidth(quad, height, MAX_WIDTH);
     const crop = cropLine(image, quad, width, height);
-    if (width > MAX_RUN) {
-      const ink = inkProfile(crop);
-      const reading = await readInPieces(crop, ink, model, dictionary, trailingBlank(photo));
-      readings.push(reading.chars.length > 0 ? { ...reading, ink } : reading);
-      continue;
-    }
-    const reading = await readColumns(crop, 0, width, model, dictionary, trailingBlank(photo));
+    // A line wider than one run is cut where its ink shows a gap between words.
+    const ink = width > MAX_RUN ? inkProfile(crop) : undefined;
+    const reading = ink
+      ? await readInPieces(crop, ink, model, dictionary, trailingBlank(photo))
+      : await readColumns(crop, 0, width, model, dictionary, trailingBlank(photo));
     // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink. A
     // photo's line gets none: on a busy background the ink misplaces gaps that the recognizer's own
     // hesitant spaces (`ctc-decode.ts`) find (docs/decisions.md).
-    readings.push(reading.chars.length > 0 && !photo ? { ...reading, ink: inkProfile(crop) } : reading);
+    readings.push(reading.chars.length > 0 && !photo ? { ...reading, ink: ink ?? inkProfile(crop) } : reading);
   }
   return readings;
 }
