@@ -41,14 +41,16 @@ export function topClassOutputNodes(graph: OnnxGraph, opset: number): number {
           { inputs: [probs, k], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('axis', axis)] },
         ]
       : [{ inputs: [probs], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('k', 1), intsAttributeBytes('axis', axis)] }];
-  // The last class along the softmax's axis (PaddleOCR appends the space to the character list).
+  // The last class along the softmax's axis (PaddleOCR appends the space to the character list);
+  // Slice clamps an end beyond the axis to its length.
+  const end = 1_000_000_000;
   const space = `${output}__space`;
   const [starts, ends, axes] = [`${output}__starts`, `${output}__ends`, `${output}__axes`];
   const slice: GraphNode[] =
     opset >= 10
       ? [
           typedConstantNode(starts, [1], new BigInt64Array([-1n])),
-          typedConstantNode(ends, [1], new BigInt64Array([1_000_000_000n])),
+          typedConstantNode(ends, [1], new BigInt64Array([BigInt(end)])),
           typedConstantNode(axes, [1], new BigInt64Array([BigInt(axis)])),
           { inputs: [probs, starts, ends, axes], outputs: [space], op: 'Slice', rest: [] },
         ]
@@ -57,7 +59,7 @@ export function topClassOutputNodes(graph: OnnxGraph, opset: number): number {
             inputs: [probs],
             outputs: [space],
             op: 'Slice',
-            rest: [intsAttributeBytes('starts', [-1]), intsAttributeBytes('ends', [1_000_000_000]), intsAttributeBytes('axes', [axis])],
+            rest: [intsAttributeBytes('starts', [-1]), intsAttributeBytes('ends', [end]), intsAttributeBytes('axes', [axis])],
           },
         ];
   graph.nodes.push(
