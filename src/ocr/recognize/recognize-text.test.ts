@@ -170,7 +170,8 @@ test('the English recognizer reads Latin text; the Chinese one images hinted Chi
       calls.han += dims[0];
       const out = await models.han.model.run(input, dims);
       const data = out.data.slice();
-      for (let t = 0; t < data.length; t += 2) if (data[t + 1] !== 0) [data[t], data[t + 1]] = [0.99, chinese];
+      // Per timestep: the best class's probability, the class, the space's probability (`top-class-output.ts`).
+      for (let t = 0; t < data.length; t += 3) if (data[t + 1] !== 0) [data[t], data[t + 1]] = [0.99, chinese];
       return { data, dims: out.dims };
     },
   };
@@ -218,4 +219,48 @@ test('without a hint, the Chinese sample reads the middle of a long line, not al
   // 8 heights at the recognizer's 48 rows, and the blank that follows every crop.
   assert.ok(widest.han > 0 && widest.han <= 8 * 48 + 48, `Chinese sample ${widest.han} columns`);
   assert.ok(widest.latin > 2 * widest.han, `the line ${widest.latin} columns`);
+});
+
+test("a photo's doubtful line is read by both recognizers and the surer reading wins; sure lines and print are not", async () => {
+  const image = await decodeImage(fixture('page.png'));
+  const [box] = (await detectText(image, models.detector)).map((b) => b.box);
+  let hanRuns = 0;
+  const han = watched(models.han.model, () => hanRuns++);
+  // The real Latin model made unsure: every timestep's best probability halved.
+  const unsure: OnnxModel = {
+    run: async (input, dims) => {
+      const out = await models.latin.model.run(input, dims);
+      const data = out.data.slice();
+      for (let t = 0; t < data.length; t += 3) data[t] *= 0.5;
+      return { data, dims: out.dims };
+    },
+  };
+  const read = async (latin: OnnxModel, hanModel: OnnxModel, photo: boolean) => {
+    hanRuns = 0;
+    const recognizer = createPaddleRecognizer({ latin: { ...models.latin, model: latin }, han: { ...models.han, model: hanModel } });
+    const [reading] = await recognizer.recognize(image, [box], { languageHints: ['en'], mode: 'text', photo });
+    return { reading, hanRuns };
+  };
+  const [own] = await recognizeLines(image, [box], models.han.model, models.han.dictionary, { photo: true });
+  assert.ok(own.confidence > 0.5 && /[a-z]{3}/.test(own.text), own.text);
+
+  const doubted = await read(unsure, han, true);
+  assert.equal(doubted.hanRuns, 1);
+  assert.equal(doubted.reading.text, own.text, "the Chinese model's surer reading");
+  assert.equal((await read(models.latin.model, han, true)).hanRuns, 0, 'a sure line is read once');
+  assert.equal((await read(unsure, han, false)).hanRuns, 0, 'print is read by the Latin model alone');
+
+  // A second reading in Chinese characters does not win on a Latin line, however sure.
+  const chinese = models.han.dictionary.findIndex((c) => /\p{Script=Han}/u.test(c));
+  const seesChinese: OnnxModel = {
+    run: async (input, dims) => {
+      const out = await han.run(input, dims);
+      const data = out.data.slice();
+      for (let t = 0; t < data.length; t += 3) if (data[t + 1] !== 0) [data[t], data[t + 1]] = [0.99, chinese];
+      return { data, dims: out.dims };
+    },
+  };
+  const kept = await read(unsure, seesChinese, true);
+  assert.equal(kept.hanRuns, 1);
+  assert.doesNotMatch(kept.reading.text, /\p{Script=Han}/u);
 });
