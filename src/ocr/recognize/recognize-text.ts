@@ -257,9 +257,10 @@ async function secondOpinion(
  * than the Chinese one (forms, receipts, scenes and Vietnamese gained 0.4–3.4 points on both splits
  * of ocr-dev) and faster (97 classes, not 6 625), so it reads every image except those hinted
  * Chinese, and those without a hint where a sample of lines read by the Chinese one shows Chinese
- * (`HAN_SAMPLE`). A photo's doubtful lines are read by both (`secondOpinion`). With `latin.int8` (the same model, convs in int8: `int8-model.ts`), documents
- * are read by it and the lines holding a doubtful character again in fp32; photos stay in fp32,
- * where int8 cost 3 points of spotting F1 and recognition is a small share of the time.
+ * (`HAN_SAMPLE`); a photo's doubtful lines are read by both (`secondOpinion`). With `latin.int8`
+ * (the same model, convs in int8: `int8-model.ts`), documents are read by it and the lines holding
+ * a doubtful character again in fp32; photos stay in fp32, where int8 cost 3 points of spotting F1
+ * and recognition is a small share of the time.
  */
 export function createPaddleRecognizer(models: { latin: RecognitionModel; han: RecognitionModel }): Recognizer {
   const { latin, han } = models;
