@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import * as ort from 'onnxruntime-node';
 import { bestClasses } from '../recognize/ctc-decode.ts';
 import { defaultModelsDir, latinRecognizerFile } from './models.ts';
-import { topClassOutput } from './top-class-output.ts';
+import { OUTPUT_COLUMNS, topClassOutput } from './top-class-output.ts';
 
 async function run(bytes: Uint8Array, input: Float32Array, dims: number[]) {
   const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, graphOptimizationLevel: 'all' });
@@ -20,7 +20,7 @@ for (const [name, file] of [
   ['Chinese', () => path.join(defaultModelsDir(), 'ch_PP-OCRv4_rec_infer.onnx')],
   ['English', latinRecognizerFile],
 ] as const)
-  test(`the ${name} recognizer outputs (probability, class) of the best class and the space's probability per timestep, as the full softmax says`, async () => {
+  test(`the ${name} recognizer outputs its top classes (probabilities, then indices) and the space's probability per timestep, as the full softmax says`, async () => {
     const original = new Uint8Array(fs.readFileSync(file()));
     const { model, rewritten } = topClassOutput(original);
     assert.equal(rewritten, 1);
@@ -28,7 +28,7 @@ for (const [name, file] of [
     const x = new Float32Array(dims.reduce((a, b) => a * b, 1)).map((_, i) => Math.sin(i * 0.37) * 0.9 + Math.cos(i * 0.011) * 0.3);
     const [full, top] = await Promise.all([run(original, x, dims), run(model, x, dims)]);
     const [batch, timesteps, classes] = full.dims;
-    assert.deepEqual(top.dims, [batch, timesteps, 3]);
+    assert.deepEqual(top.dims, [batch, timesteps, OUTPUT_COLUMNS]);
     assert.deepEqual(top.data, bestClasses(full.data, batch * timesteps, classes));
   });
 

@@ -8,14 +8,22 @@ import {
   type OnnxGraph,
 } from './onnx-graph.ts';
 
+/** Classes kept per timestep: the best, read, and two runners-up, the alternatives the lexicon may pick (`correct-lookalike-letters.ts`). */
+export const TOP_CLASSES = 3;
+/**
+ * Columns per timestep of the rewritten output: the top classes' probabilities (best first), their
+ * class indices (as floats), then the space's probability.
+ */
+export const OUTPUT_COLUMNS = 2 * TOP_CLASSES + 1;
+
 /**
  * A load-time rewrite of the PP-OCRv4 recognizer: its output, a softmax over 6 625 classes per
- * timestep, becomes `[batch, timesteps, 3]` = (probability, class index) of the best class and the
- * probability of the last class, the space, which is all CTC decoding reads (`ctc-decode.ts`). A
- * `TopK(k = 1)` and a `Slice` over the softmax (then `Cast` and `Concat`) cost onnxruntime what the
- * copy of the full output did, but the worker no longer receives ~10 MB per batch of 8 lines: every
- * such buffer was fresh memory to page in and external memory that drove V8 into major garbage
- * collections (with the lexicon on the heap, each one a long marking).
+ * timestep, becomes `[batch, timesteps, OUTPUT_COLUMNS]` = the probabilities and class indices of the
+ * `TOP_CLASSES` most likely classes and the probability of the last class, the space, which is all
+ * CTC decoding reads (`ctc-decode.ts`). A `TopK` and a `Slice` over the softmax (then `Cast` and
+ * `Concat`) cost onnxruntime what the copy of the full output did, but the worker no longer receives
+ * ~10 MB per batch of 8 lines: every such buffer was fresh memory to page in and external memory that
+ * drove V8 into major garbage collections (with the lexicon on the heap, each one a long marking).
  * Measured on ocr-dev's receipts, in process: wall time −10 %, GC helper threads' CPU halved.
  *
  * `opset` is the model's (`opsetVersion`): TopK takes `k` and Slice its bounds as attributes before
@@ -29,7 +37,7 @@ export function topClassOutputNodes(graph: OnnxGraph, opset: number): number {
   if (!softmax || axis === undefined) return 0;
   const output = softmax.outputs[0];
   const probs = `${output}__probs`,
-    best = `${output}__best`,
+    top = `${output}__top`,
     index = `${output}__index`,
     indexFloat = `${output}__index_float`;
   softmax.outputs = [probs];
@@ -37,10 +45,17 @@ export function topClassOutputNodes(graph: OnnxGraph, opset: number): number {
   const topK: GraphNode[] =
     opset >= 10
       ? [
-          typedConstantNode(k, [1], new BigInt64Array([1n])),
-          { inputs: [probs, k], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('axis', axis)] },
+          typedConstantNode(k, [1], new BigInt64Array([BigInt(TOP_CLASSES)])),
+          { inputs: [probs, k], outputs: [top, index], op: 'TopK', rest: [intsAttributeBytes('axis', axis)] },
         ]
-      : [{ inputs: [probs], outputs: [best, index], op: 'TopK', rest: [intsAttributeBytes('k', 1), intsAttributeBytes('axis', axis)] }];
+      : [
+          {
+            inputs: [probs],
+            outputs: [top, index],
+            op: 'TopK',
+            rest: [intsAttributeBytes('k', TOP_CLASSES), intsAttributeBytes('axis', axis)],
+          },
+        ];
   // The last class along the softmax's axis (PaddleOCR appends the space to the character list);
   // Slice clamps an end beyond the axis to its length.
   const end = 1_000_000_000;
@@ -67,13 +82,13 @@ export function topClassOutputNodes(graph: OnnxGraph, opset: number): number {
     ...slice,
     // Cast `to` = 1 is FLOAT (an attribute in every opset).
     { inputs: [index], outputs: [indexFloat], op: 'Cast', rest: [intsAttributeBytes('to', 1)] },
-    { inputs: [best, indexFloat, space], outputs: [output], op: 'Concat', rest: [intsAttributeBytes('axis', axis)] },
+    { inputs: [top, indexFloat, space], outputs: [output], op: 'Concat', rest: [intsAttributeBytes('axis', axis)] },
   );
   graph.redeclareFloatOutput(output);
   return 1;
 }
 
-/** Returns the model with its softmax output reduced to (probability, class) of the best class and the space's probability. */
+/** Returns the model with its softmax output reduced to its top classes and the space's probability (`OUTPUT_COLUMNS`). */
 export function topClassOutput(model: Uint8Array): { model: Uint8Array; rewritten: number } {
   const graph = readGraph(model);
   if (!graph) return { model, rewritten: 0 };

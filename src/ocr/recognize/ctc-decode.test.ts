@@ -51,12 +51,22 @@ test('centres are the CTC peaks; blanks alone never make a space (word gaps come
   assert.ok(Math.abs(r.centres[0] - 0.5 / 7) < 1e-6 && Math.abs(r.centres[1] - 6.5 / 7) < 1e-6);
 });
 
-test("bestClasses keeps each row's most probable class, its probability and the last class's (the space's)", () => {
-  const rows = new Float32Array([0.1, 0.7, 0.2, 0.5, 0.2, 0.3, 0.3, 0.3, 0.4]);
+test("bestClasses keeps each row's three likeliest classes (probabilities, then indices) and the last class's, the space's", () => {
+  const rows = new Float32Array([0.1, 0.6, 0.2, 0.1, 0.4, 0.2, 0.3, 0.1, 0.3, 0.3, 0.2, 0.2]);
   assert.deepEqual(
-    [...bestClasses(rows, 3, 3)].map((v) => Math.round(v * 10) / 10),
-    [0.7, 1, 0.2, 0.5, 0, 0.3, 0.4, 2, 0.4],
+    [...bestClasses(rows, 3, 4)].map((v) => Math.round(v * 10) / 10),
+    [0.6, 0.2, 0.1, 1, 2, 0, 0.1, 0.4, 0.3, 0.2, 0, 2, 1, 0.1, 0.3, 0.3, 0.2, 0, 1, 2, 0.2],
   );
+});
+
+test("each letter keeps the recognizer's likeliest other letter where it peaked, when there is one", () => {
+  // Timestep 1 reads b at 0.5 with c at 0.3 behind it; timestep 0 reads a with only the blank and the space behind.
+  const rows = new Float32Array([0.05, 0.9, 0.0, 0.0, 0.05, 0.1, 0.0, 0.5, 0.3, 0.1]);
+  const r = ctcDecode(bestClasses(rows, 2, DICT.length), 2, DICT);
+  assert.equal(r.text, 'ab');
+  assert.equal(r.chars[0].alternative, undefined);
+  assert.equal(r.chars[1].alternative?.text, 'c');
+  assert.ok(Math.abs((r.chars[1].alternative?.confidence ?? 0) - 0.3) < 1e-6);
 });
 
 const NUMBERS = ['', 'a', 'b', '2', '0', ',', ':', ' '];

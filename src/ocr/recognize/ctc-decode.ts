@@ -1,3 +1,4 @@
+import { OUTPUT_COLUMNS, TOP_CLASSES } from '../models/top-class-output.ts';
 import type { RecognizedChar } from './recognized-line.ts';
 
 export interface CtcReading {
@@ -14,6 +15,8 @@ interface Run {
   start: number;
   end: number;
   prob: number;
+  /** The timestep where the class was likeliest: its runners-up there are the character's alternative. */
+  peak: number;
   /** A space read from blank timesteps where the space was likely but not the best class. */
   hesitant?: boolean;
 }
@@ -31,35 +34,40 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 const NUMBER_SEPARATOR = /^[.,:]$/;
 const DIGIT = /\p{N}/u;
 
+/** The space's probability, after the top classes' probabilities and indices. */
+const SPACE_COLUMN = 2 * TOP_CLASSES;
+
 /**
  * Greedy CTC decoding (Graves et al. 2006): best class per timestep, repeats merged, blanks (class
  * 0) dropped, except a blank where the space was nearly as likely (`HESITANT_SPACE`). Each character
  * keeps the timesteps it was emitted at: its position along the line is the centre of that run, and
- * its extent reaches halfway to its neighbours (CTC peaks are narrow and sit inside the glyph, so the
- * midpoint between peaks is the best boundary estimate we have).
+ * its extent reaches halfway to its neighbours (CTC peaks are narrow and sit inside glyphs, so the
+ * midpoint between peaks is the best boundary estimate we have). Each character also keeps its
+ * likeliest other letter or digit where it peaked (`RecognizedChar.alternative`).
  *
- * @param best per timestep, the best class's probability and its index, then the space's probability
- *   (`timesteps × 3`: what the recognizer outputs after `top-class-output.ts`; `bestClasses` makes it
- *   from a full softmax). The space is the dictionary's last entry.
+ * @param top per timestep, `OUTPUT_COLUMNS` values: the top classes' probabilities, their indices,
+ *   then the space's probability (what the recognizer outputs after `top-class-output.ts`;
+ *   `bestClasses` makes them from a full softmax). The space is the dictionary's last entry.
  * @param contentFraction the share of the tensor width covered by the line (the rest is padding);
  *   positions are returned as fractions of the line itself.
  */
-export function ctcDecode(best: Float32Array, timesteps: number, dictionary: readonly string[], contentFraction = 1): CtcReading {
+export function ctcDecode(top: Float32Array, timesteps: number, dictionary: readonly string[], contentFraction = 1): CtcReading {
   const space = dictionary[dictionary.length - 1] === ' ' ? dictionary.length - 1 : -1;
   const runs: Run[] = [];
   let previous = 0;
   for (let t = 0; t < timesteps; t++) {
-    let prob = best[3 * t],
-      index = best[3 * t + 1];
-    const hesitant = index === 0 && space > 0 && best[3 * t + 2] >= HESITANT_SPACE;
-    if (hesitant) [index, prob] = [space, best[3 * t + 2]];
+    const row = t * OUTPUT_COLUMNS;
+    let prob = top[row],
+      index = top[row + TOP_CLASSES];
+    const hesitant = index === 0 && space > 0 && top[row + SPACE_COLUMN] >= HESITANT_SPACE;
+    if (hesitant) [index, prob] = [space, top[row + SPACE_COLUMN]];
     if (index !== 0 && index === previous) {
       const run = runs[runs.length - 1];
       run.end = t;
-      run.prob = Math.max(run.prob, prob);
+      if (prob > run.prob) [run.prob, run.peak] = [prob, t];
       run.hesitant &&= hesitant;
     } else if (index !== 0) {
-      runs.push({ index, start: t, end: t, prob, hesitant });
+      runs.push({ index, start: t, end: t, prob, peak: t, hesitant });
     }
     previous = index;
   }
@@ -81,29 +89,48 @@ export function ctcDecode(best: Float32Array, timesteps: number, dictionary: rea
     .sort((a, b) => a - b);
   const pitch = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)] : 1;
   const clamp = (x: number) => Math.min(1, Math.max(0, x));
-  const chars = kept.map((r, i) => ({
-    text: dictionary[r.index],
-    x0: clamp(i === 0 ? centres[0] - pitch / 2 : (centres[i - 1] + centres[i]) / 2),
-    x1: clamp(i === kept.length - 1 ? centres[i] + pitch / 2 : (centres[i] + centres[i + 1]) / 2),
-    confidence: r.prob,
-  }));
+  const chars = kept.map((r, i): RecognizedChar => {
+    const alternative = r.index === space ? undefined : alternativeAt(top, r.peak, r.index, dictionary);
+    return {
+      text: dictionary[r.index],
+      x0: clamp(i === 0 ? centres[0] - pitch / 2 : (centres[i - 1] + centres[i]) / 2),
+      x1: clamp(i === kept.length - 1 ? centres[i] + pitch / 2 : (centres[i] + centres[i + 1]) / 2),
+      confidence: r.prob,
+      ...(alternative && { alternative }),
+    };
+  });
   const confidence = chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length;
   return { text: chars.map((c) => c.text).join(''), confidence, chars, centres };
 }
 
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/** The likeliest runner-up at timestep `t` that is a letter or digit other than the character read there. */
+function alternativeAt(top: Float32Array, t: number, read: number, dictionary: readonly string[]): RecognizedChar['alternative'] {
+  const row = t * OUTPUT_COLUMNS;
+  for (let k = 1; k < TOP_CLASSES; k++) {
+    const text = dictionary[top[row + TOP_CLASSES + k]];
+    if (top[row + TOP_CLASSES + k] !== read && text !== undefined && LETTER_OR_DIGIT.test(text)) return { text, confidence: top[row + k] };
+  }
+  return undefined;
+}
+
 /**
- * The `(probability, class, space probability)` triples `ctcDecode` reads, from a full `timesteps ×
- * classes` softmax whose last class is the space (the first of equal maxima wins, as in onnxruntime's TopK).
+ * What `ctcDecode` reads (`OUTPUT_COLUMNS` per timestep) from a full `timesteps × classes` softmax whose
+ * last class is the space: the `TOP_CLASSES` likeliest classes by probability (the first of equal values
+ * first, as in onnxruntime's TopK), their indices, the space's probability.
  */
 export function bestClasses(probs: Float32Array, timesteps: number, classes: number): Float32Array {
-  const out = new Float32Array(3 * timesteps);
+  const out = new Float32Array(OUTPUT_COLUMNS * timesteps);
+  const order = Array.from({ length: classes }, (_, c) => c);
   for (let t = 0; t < timesteps; t++) {
     const row = t * classes;
-    let index = 0;
-    for (let c = 1; c < classes; c++) if (probs[row + c] > probs[row + index]) index = c;
-    out[3 * t] = probs[row + index];
-    out[3 * t + 1] = index;
-    out[3 * t + 2] = probs[row + classes - 1];
+    const top = [...order].sort((a, b) => probs[row + b] - probs[row + a] || a - b).slice(0, TOP_CLASSES);
+    top.forEach((c, k) => {
+      out[t * OUTPUT_COLUMNS + k] = probs[row + c];
+      out[t * OUTPUT_COLUMNS + TOP_CLASSES + k] = c;
+    });
+    out[t * OUTPUT_COLUMNS + SPACE_COLUMN] = probs[row + classes - 1];
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { editDistance } from '../../../bench/ocr/char-error-rate.ts';
 import { FIXTURE_TEXT, fixture } from '../../../test/fixtures/images/fixtures.ts';
 import { decodeImage, type DecodedImage } from '../decode/decode-image.ts';
 import { loadModels, type OcrModels, type OnnxModel } from '../models/models.ts';
+import { OUTPUT_COLUMNS, TOP_CLASSES } from '../models/top-class-output.ts';
 import type { Quad } from '../ocr-types.ts';
 import { detectText } from '../detect/detect-text.ts';
 import { createPaddleRecognizer, MAX_RUN, pieceCuts, recognizeLines } from './recognize-text.ts';
@@ -170,8 +171,9 @@ test('the English recognizer reads Latin text; the Chinese one images hinted Chi
       calls.han += dims[0];
       const out = await models.han.model.run(input, dims);
       const data = out.data.slice();
-      // Per timestep: the best class's probability, the class, the space's probability (`top-class-output.ts`).
-      for (let t = 0; t < data.length; t += 3) if (data[t + 1] !== 0) [data[t], data[t + 1]] = [0.99, chinese];
+      // Per timestep: the top classes' probabilities, then their indices, then the space's (`top-class-output.ts`).
+      for (let t = 0; t < data.length; t += OUTPUT_COLUMNS)
+        if (data[t + TOP_CLASSES] !== 0) [data[t], data[t + TOP_CLASSES]] = [0.99, chinese];
       return { data, dims: out.dims };
     },
   };
@@ -231,7 +233,7 @@ test("a photo's doubtful line is read by both recognizers and the surer reading 
     run: async (input, dims) => {
       const out = await models.latin.model.run(input, dims);
       const data = out.data.slice();
-      for (let t = 0; t < data.length; t += 3) data[t] *= 0.5;
+      for (let t = 0; t < data.length; t += OUTPUT_COLUMNS) data[t] *= 0.5;
       return { data, dims: out.dims };
     },
   };
@@ -256,7 +258,8 @@ test("a photo's doubtful line is read by both recognizers and the surer reading 
     run: async (input, dims) => {
       const out = await han.run(input, dims);
       const data = out.data.slice();
-      for (let t = 0; t < data.length; t += 3) if (data[t + 1] !== 0) [data[t], data[t + 1]] = [0.99, chinese];
+      for (let t = 0; t < data.length; t += OUTPUT_COLUMNS)
+        if (data[t + TOP_CLASSES] !== 0) [data[t], data[t + TOP_CLASSES]] = [0.99, chinese];
       return { data, dims: out.dims };
     },
   };

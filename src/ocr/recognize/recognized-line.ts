@@ -11,6 +11,8 @@ export interface RecognizedChar {
   x1: number;
   /** 0..1, the recognizer's probability for this character. */
   confidence: number;
+  /** PP-OCR: the likeliest other letter or digit where this one was read, for the lexicon (`correct-lookalike-letters.ts`). */
+  alternative?: { text: string; confidence: number };
 }
 
 /** A text line as the recognizer read it, in original-image pixels (after EXIF orientation). */

@@ -42,6 +42,28 @@ test("typeset ligatures read as a lone f are spelled out, inside the f's charact
   for (const word of ['FRST', 'FUX', 'fux', 'Fred', 'fjord']) assert.equal(correctLookalikeWord(word, lexicon), word, word);
 });
 
+/** `text` read with the recognizer's runner-up `alternatives[i]` (text and probability) at character `i`. */
+function withAlternatives(text: string, alternatives: Record<number, [string, number]>) {
+  const r = reading(text);
+  return {
+    ...r,
+    chars: r.chars.map((c, i) =>
+      alternatives[i] ? { ...c, alternative: { text: alternatives[i][0], confidence: alternatives[i][1] } } : c,
+    ),
+  };
+}
+
+test('a letter the recognizer found nearly as likely is read instead when that makes one common word', () => {
+  // Small print: D read as O, its ascender lost; the recognizer's runner-up there was D (in either case).
+  assert.equal(correctLookalikeLetters(withAlternatives('UNCHANGEO', { 8: ['D', 0.2] }), lexicon).text, 'UNCHANGED');
+  assert.equal(correctLookalikeLetters(withAlternatives('UNCHANGEO', { 8: ['d', 0.2] }), lexicon).text, 'UNCHANGED');
+  assert.equal(correctLookalikeLetters(withAlternatives('the descreption', { 9: ['i', 0.1] }), lexicon).text, 'the description');
+  // Not when the runner-up was unlikely, nor for short words, nor for known words.
+  assert.equal(correctLookalikeLetters(withAlternatives('UNCHANGEO', { 8: ['D', 0.01] }), lexicon).text, 'UNCHANGEO');
+  assert.equal(correctLookalikeLetters(withAlternatives('ANO', { 2: ['D', 0.4] }), lexicon).text, 'ANO');
+  assert.equal(correctLookalikeLetters(withAlternatives('bold', { 1: ['a', 0.4] }), lexicon).text, 'bold');
+});
+
 test('only the swapped characters change; positions and confidences stay', () => {
   const input = reading('Resoarch');
   const out = correctLookalikeLetters(input, lexicon);

@@ -1,4 +1,5 @@
 import { hasOneWordCase, LATIN_LETTERS, type EnglishLexicon } from './english-lexicon.ts';
+import type { RecognizedChar } from '../recognize/recognized-line.ts';
 import type { LineReading } from '../recognize/recognizer.ts';
 import { wordRuns } from './word-runs.ts';
 import { withCharTexts } from './reading-chars.ts';
@@ -25,18 +26,50 @@ const LIGATURE_TAILS = ['i', 'l', 'f', 'fi', 'fl'];
 /** "frst", "feld", "fux": a ligature's word may be short, but three letters are a code more often than a word. */
 const LIGATURE_MIN_LENGTH = 4;
 
-/** Spellings of `word`, one text per character, with up to `MAX_SWAPS` look-alike letters swapped (not `word` itself). */
-function swapVariants(chars: readonly string[]): string[][] {
-  if (chars.length < MIN_LENGTH) return [];
-  const positions = chars.flatMap((c, i) => (c in SWAPS ? [i] : []));
+/**
+ * A letter the recognizer read with another nearly as likely: below this probability its runner-up
+ * (`RecognizedChar.alternative`) is no candidate. On ocr-dev (tune / check), 0.02, 0.05 and 0.1 read
+ * alike (docs/decisions.md).
+ */
+const MIN_ALTERNATIVE = 0.05;
+/** Words shorter than this take no alternatives: three letters are a code or a name more often than a word. */
+const MIN_ALTERNATIVE_LENGTH = 4;
+
+/** Spellings of `chars` with up to `MAX_SWAPS` of the letters at `positions` replaced by `replace(i)` (not the word itself). */
+function variantsAt(chars: readonly string[], positions: readonly number[], replace: (i: number) => string): string[][] {
   const out: string[][] = [];
-  const swap = (w: readonly string[], i: number) => w.map((c, k) => (k === i ? SWAPS[c] : c));
+  const swap = (w: readonly string[], i: number) => w.map((c, k) => (k === i ? replace(i) : c));
   positions.forEach((p, a) => {
     const once = swap(chars, p);
     out.push(once);
     if (MAX_SWAPS > 1) for (const q of positions.slice(a + 1)) out.push(swap(once, q));
   });
   return out;
+}
+
+/** Spellings of `word`, one text per character, with up to `MAX_SWAPS` look-alike letters swapped. */
+function swapVariants(chars: readonly string[]): string[][] {
+  if (chars.length < MIN_LENGTH) return [];
+  return variantsAt(
+    chars,
+    chars.flatMap((c, i) => (c in SWAPS ? [i] : [])),
+    (i) => SWAPS[chars[i]],
+  );
+}
+
+/** Spellings of `word` with up to `MAX_SWAPS` letters read as the recognizer's own runner-up there. */
+function alternativeVariants(chars: readonly string[], read: readonly RecognizedChar[]): string[][] {
+  if (chars.length < MIN_ALTERNATIVE_LENGTH) return [];
+  const likely = (i: number) => (read[i]?.alternative?.confidence ?? 0) >= MIN_ALTERNATIVE;
+  return variantsAt(
+    chars,
+    chars.flatMap((_, i) => (likely(i) ? [i] : [])),
+    // In the case of the letter it replaces: "UNCHANGEO" takes D whichever case the recognizer's runner-up was.
+    (i) => {
+      const text = read[i].alternative!.text;
+      return chars[i] === chars[i].toUpperCase() ? text.toUpperCase() : text.toLowerCase();
+    },
+  );
 }
 
 /** Spellings of `word` with one lower-case f read for a ligature (`LIGATURE_TAILS`). */
@@ -47,17 +80,19 @@ function ligatureVariants(chars: readonly string[]): string[][] {
 
 /**
  * The English word an unknown run of letters was meant to be, one text per character read: when
- * one or two misread letters (l for i, o for e, n or h for m) put back, or one ligature read as f
- * spelled out, give exactly one common word: "converslon" → "conversion", "resoarch" → "research",
- * "AHOUNT" → "AMOUNT", "coeffcients" → "coefficients" (the f's character becomes "fi"). Known
- * words (names included), mixed case, short runs and anything ambiguous are left as read.
+ * one or two misread letters put back (l for i, o for e, n or h for m; or the letter the recognizer
+ * itself found nearly as likely, `read[i].alternative`), or one ligature read as f spelled out, give
+ * exactly one common word: "converslon" → "conversion", "resoarch" → "research", "AHOUNT" →
+ * "AMOUNT", "UNCHANGEO" → "UNCHANGED" (D the runner-up), "coeffcients" → "coefficients" (the f's
+ * character becomes "fi"). Known words (names included), mixed case, short runs and anything
+ * ambiguous are left as read.
  */
-function correctedChars(chars: readonly string[], lexicon: EnglishLexicon): readonly string[] {
+function correctedChars(chars: readonly string[], lexicon: EnglishLexicon, read: readonly RecognizedChar[] = []): readonly string[] {
   const word = chars.join('');
   if (chars.length > MAX_LENGTH || !LATIN_LETTERS.test(word) || !hasOneWordCase(word) || lexicon.known.has(word.toLowerCase()))
     return chars;
   const found = new Map<string, string[]>();
-  for (const v of [...swapVariants(chars), ...ligatureVariants(chars)]) {
+  for (const v of [...swapVariants(chars), ...alternativeVariants(chars, read), ...ligatureVariants(chars)]) {
     const spelled = v.join('');
     if (lexicon.common.has(spelled.toLowerCase())) found.set(spelled, v);
   }
@@ -70,8 +105,8 @@ export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): str
 }
 
 /**
- * The reading with each word that is no English word, but one or two misread letters or one
- * ligature away from exactly one common word, spelled as that word (`correctedChars`). Character
+ * The reading with each word that is no English word, but one or two misread letters (look-alikes or
+ * the recognizer's runners-up) or one ligature away from exactly one common word, spelled as that word (`correctedChars`). Character
  * positions and confidences stay; only the changed characters' text does.
  *
  * @example correctLookalikeLetters(reading, lexicon).text // "market research" for "markot resoarch"
@@ -87,7 +122,7 @@ export function correctLookalikeLetters(reading: LineReading, lexicon: EnglishLe
       last = end;
     while (first < last && !LATIN_LETTERS.test(texts[first])) first++;
     while (last > first && !LATIN_LETTERS.test(texts[last - 1])) last--;
-    correctedChars(texts.slice(first, last), lexicon).forEach((c, k) => (fixed[first + k] = c));
+    correctedChars(texts.slice(first, last), lexicon, reading.chars.slice(first, last)).forEach((c, k) => (fixed[first + k] = c));
   }
   return withCharTexts(reading, fixed);
 }
