@@ -105,9 +105,10 @@ export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): str
 }
 
 /**
- * The reading with each word that is no English word, but one or two misread letters (look-alikes or
- * the recognizer's runners-up) or one ligature away from exactly one common word, spelled as that word (`correctedChars`). Character
- * positions and confidences stay; only the changed characters' text does.
+ * The reading with each word that is no English word, but one or two misread letters (look-alikes
+ * or the recognizer's runners-up) or one ligature away from exactly one common word, spelled as that
+ * word (`correctedChars`). Character positions and confidences stay; only the changed characters'
+ * text does.
  *
  * @example correctLookalikeLetters(reading, lexicon).text // "market research" for "markot resoarch"
  */
