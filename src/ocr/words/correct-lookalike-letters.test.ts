@@ -58,6 +58,8 @@ test('a letter the recognizer found nearly as likely is read instead when that m
   assert.equal(correctLookalikeLetters(withAlternatives('UNCHANGEO', { 8: ['D', 0.2] }), lexicon).text, 'UNCHANGED');
   assert.equal(correctLookalikeLetters(withAlternatives('UNCHANGEO', { 8: ['d', 0.2] }), lexicon).text, 'UNCHANGED');
   assert.equal(correctLookalikeLetters(withAlternatives('the descreption', { 9: ['i', 0.1] }), lexicon).text, 'the description');
+  // A runner-up and a fixed look-alike (l for i) in one word.
+  assert.equal(correctLookalikeLetters(withAlternatives('descreptlon', { 5: ['i', 0.1] }), lexicon).text, 'description');
   // Not when the runner-up was unlikely, nor for short words, nor for known words.
   assert.equal(correctLookalikeLetters(withAlternatives('UNCHANGEO', { 8: ['D', 0.01] }), lexicon).text, 'UNCHANGEO');
   assert.equal(correctLookalikeLetters(withAlternatives('ANO', { 2: ['D', 0.4] }), lexicon).text, 'ANO');

@@ -35,41 +35,39 @@ const MIN_ALTERNATIVE = 0.05;
 /** Words shorter than this take no alternatives: three letters are a code or a name more often than a word. */
 const MIN_ALTERNATIVE_LENGTH = 4;
 
-/** Spellings of `chars` with up to `MAX_SWAPS` of the letters at `positions` replaced by `replace(i)` (not the word itself). */
-function variantsAt(chars: readonly string[], positions: readonly number[], replace: (i: number) => string): string[][] {
+/**
+ * The letters each character of a word might have been instead: its fixed look-alike (`SWAPS`, words
+ * of `MIN_LENGTH` up) and the recognizer's runner-up there (`MIN_ALTERNATIVE`, words of
+ * `MIN_ALTERNATIVE_LENGTH` up), the latter in the case of the letter it replaces ("UNCHANGEO" takes D
+ * whichever case the runner-up was).
+ */
+function candidatesOf(chars: readonly string[], read: readonly RecognizedChar[]): string[][] {
+  return chars.map((c, i) => {
+    const out: string[] = [];
+    if (chars.length >= MIN_LENGTH && c in SWAPS) out.push(SWAPS[c]);
+    const alternative = read[i]?.alternative;
+    if (chars.length >= MIN_ALTERNATIVE_LENGTH && alternative && alternative.confidence >= MIN_ALTERNATIVE) {
+      const text = c === c.toUpperCase() ? alternative.text.toUpperCase() : alternative.text.toLowerCase();
+      if (!out.includes(text) && text !== c) out.push(text);
+    }
+    return out;
+  });
+}
+
+/** Spellings of `chars` with up to `MAX_SWAPS` letters replaced by one of their candidates (not the word itself). */
+function letterVariants(chars: readonly string[], read: readonly RecognizedChar[]): string[][] {
+  const candidates = candidatesOf(chars, read);
   const out: string[][] = [];
-  const swap = (w: readonly string[], i: number) => w.map((c, k) => (k === i ? replace(i) : c));
+  const positions = chars.flatMap((_, i) => (candidates[i].length > 0 ? [i] : []));
   positions.forEach((p, a) => {
-    const once = swap(chars, p);
-    out.push(once);
-    if (MAX_SWAPS > 1) for (const q of positions.slice(a + 1)) out.push(swap(once, q));
+    for (const first of candidates[p]) {
+      const once = chars.map((c, k) => (k === p ? first : c));
+      out.push(once);
+      if (MAX_SWAPS > 1)
+        for (const q of positions.slice(a + 1)) for (const second of candidates[q]) out.push(once.map((c, k) => (k === q ? second : c)));
+    }
   });
   return out;
-}
-
-/** Spellings of `word`, one text per character, with up to `MAX_SWAPS` look-alike letters swapped. */
-function swapVariants(chars: readonly string[]): string[][] {
-  if (chars.length < MIN_LENGTH) return [];
-  return variantsAt(
-    chars,
-    chars.flatMap((c, i) => (c in SWAPS ? [i] : [])),
-    (i) => SWAPS[chars[i]],
-  );
-}
-
-/** Spellings of `word` with up to `MAX_SWAPS` letters read as the recognizer's own runner-up there. */
-function alternativeVariants(chars: readonly string[], read: readonly RecognizedChar[]): string[][] {
-  if (chars.length < MIN_ALTERNATIVE_LENGTH) return [];
-  const likely = (i: number) => (read[i]?.alternative?.confidence ?? 0) >= MIN_ALTERNATIVE;
-  return variantsAt(
-    chars,
-    chars.flatMap((_, i) => (likely(i) ? [i] : [])),
-    // In the case of the letter it replaces: "UNCHANGEO" takes D whichever case the recognizer's runner-up was.
-    (i) => {
-      const text = read[i].alternative!.text;
-      return chars[i] === chars[i].toUpperCase() ? text.toUpperCase() : text.toLowerCase();
-    },
-  );
 }
 
 /** Spellings of `word` with one lower-case f read for a ligature (`LIGATURE_TAILS`). */
@@ -92,7 +90,7 @@ function correctedChars(chars: readonly string[], lexicon: EnglishLexicon, read:
   if (chars.length > MAX_LENGTH || !LATIN_LETTERS.test(word) || !hasOneWordCase(word) || lexicon.known.has(word.toLowerCase()))
     return chars;
   const found = new Map<string, string[]>();
-  for (const v of [...swapVariants(chars), ...alternativeVariants(chars, read), ...ligatureVariants(chars)]) {
+  for (const v of [...letterVariants(chars, read), ...ligatureVariants(chars)]) {
     const spelled = v.join('');
     if (lexicon.common.has(spelled.toLowerCase())) found.set(spelled, v);
   }
