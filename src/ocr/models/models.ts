@@ -18,7 +18,7 @@ export type RecognizerPrecision = 'fp32' | 'int8';
 
 /** A PP-OCRv4 line recognizer and the CTC classes of its output. */
 export interface RecognitionModel {
-  /** Outputs `[batch, timesteps, 3]`: probability and index of each timestep's best class, and the space's probability (`top-class-output.ts`). */
+  /** Outputs `[batch, timesteps, OUTPUT_COLUMNS]`: each timestep's top classes and the space's probability (`top-class-output.ts`). */
   model: OnnxModel;
   /** CTC classes: index 0 is the blank, then the model's character list, then the space (`use_space_char`). */
   dictionary: readonly string[];

@@ -103,14 +103,12 @@ export function ctcDecode(top: Float32Array, timesteps: number, dictionary: read
   return { text: chars.map((c) => c.text).join(''), confidence, chars, centres };
 }
 
-const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
-
 /** The likeliest runner-up at timestep `t` that is a letter or digit other than the character read there. */
 function alternativeAt(top: Float32Array, t: number, read: number, dictionary: readonly string[]): RecognizedChar['alternative'] {
   const row = t * OUTPUT_COLUMNS;
   for (let k = 1; k < TOP_CLASSES; k++) {
     const text = dictionary[top[row + TOP_CLASSES + k]];
-    if (top[row + TOP_CLASSES + k] !== read && text !== undefined && LETTER_OR_DIGIT.test(text)) return { text, confidence: top[row + k] };
+    if (top[row + TOP_CLASSES + k] !== read && text !== undefined && WORD_CHARACTER.test(text)) return { text, confidence: top[row + k] };
   }
   return undefined;
 }

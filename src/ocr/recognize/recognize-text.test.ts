@@ -24,6 +24,25 @@ const watched = (model: OnnxModel, see: (dims: readonly number[]) => void): Onnx
   },
 });
 
+/** The first Chinese character of the Chinese recognizer's dictionary. */
+const chineseClass = () => models.han.dictionary.findIndex((c) => /\p{Script=Han}/u.test(c));
+
+/**
+ * A stand-in for Chinese print (no CJK font on the test machine): the model's output with every
+ * character it read replaced by one Chinese character, read as sure.
+ */
+const seesChinese = (model: OnnxModel): OnnxModel => ({
+  run: async (input, dims) => {
+    const out = await model.run(input, dims);
+    const data = out.data.slice();
+    const chinese = chineseClass();
+    // Per timestep: the top classes' probabilities, then their indices, then the space's (`top-class-output.ts`).
+    for (let t = 0; t < data.length; t += OUTPUT_COLUMNS)
+      if (data[t + TOP_CLASSES] !== 0) [data[t], data[t + TOP_CLASSES]] = [0.99, chinese];
+    return { data, dims: out.dims };
+  },
+});
+
 /** The fixture line repeated `copies` times side by side, and the quad around all of it (as the detector leaves a margin). */
 async function repeatedLine(copies: number): Promise<{ image: DecodedImage; quad: Quad }> {
   const line = Buffer.from(fixture('line.png'));
@@ -163,20 +182,6 @@ test('the English recognizer reads Latin text; the Chinese one images hinted Chi
     watched(model, (dims) => {
       calls[name] += dims[0];
     });
-  // A stand-in for Chinese print (no CJK font on the test machine): the Chinese model's output for
-  // these lines, with every character it read replaced by one Chinese character, read as sure.
-  const chinese = models.han.dictionary.findIndex((c) => /\p{Script=Han}/u.test(c));
-  const seesChinese: OnnxModel = {
-    run: async (input, dims) => {
-      calls.han += dims[0];
-      const out = await models.han.model.run(input, dims);
-      const data = out.data.slice();
-      // Per timestep: the top classes' probabilities, then their indices, then the space's (`top-class-output.ts`).
-      for (let t = 0; t < data.length; t += OUTPUT_COLUMNS)
-        if (data[t + TOP_CLASSES] !== 0) [data[t], data[t + TOP_CLASSES]] = [0.99, chinese];
-      return { data, dims: out.dims };
-    },
-  };
   const latin = { ...models.latin, model: counted(models.latin.model, 'latin') };
   const reading = (han: OnnxModel) => createPaddleRecognizer({ latin, han: { ...models.han, model: han } });
   const read = async (han: OnnxModel, languageHints: string[]) => {
@@ -197,10 +202,10 @@ test('the English recognizer reads Latin text; the Chinese one images hinted Chi
   assert.equal(unhinted.text, english.text, 'no Chinese in the sample: the English reading stands');
   const hinted = await read(counted(models.han.model, 'han'), ['zh-TW']);
   assert.deepEqual([hinted.latin, hinted.han], [0, boxes.length]);
-  const found = await read(seesChinese, []);
+  const found = await read(seesChinese(counted(models.han.model, 'han')), []);
   assert.deepEqual([found.latin, found.han], [boxes.length, Math.min(3, boxes.length) + boxes.length], 'the sample, then every line whole');
   assert.ok(
-    [...found.text.replace(/\s/g, '')].every((c) => c === models.han.dictionary[chinese]),
+    [...found.text.replace(/\s/g, '')].every((c) => c === models.han.dictionary[chineseClass()]),
     found.text,
   );
 });
@@ -253,17 +258,7 @@ test("a photo's doubtful line is read by both recognizers and the surer reading 
   assert.equal((await read(unsure, han, false)).hanRuns, 0, 'print is read by the Latin model alone');
 
   // A second reading in Chinese characters does not win on a Latin line, however sure.
-  const chinese = models.han.dictionary.findIndex((c) => /\p{Script=Han}/u.test(c));
-  const seesChinese: OnnxModel = {
-    run: async (input, dims) => {
-      const out = await han.run(input, dims);
-      const data = out.data.slice();
-      for (let t = 0; t < data.length; t += OUTPUT_COLUMNS)
-        if (data[t + TOP_CLASSES] !== 0) [data[t], data[t + TOP_CLASSES]] = [0.99, chinese];
-      return { data, dims: out.dims };
-    },
-  };
-  const kept = await read(unsure, seesChinese, true);
+  const kept = await read(unsure, seesChinese(han), true);
   assert.equal(kept.hanRuns, 1);
   assert.doesNotMatch(kept.reading.text, /\p{Script=Han}/u);
 });

@@ -213,12 +213,11 @@ function readsChinese(reading: LineReading): boolean {
   return han.length > 0 && han.reduce((sum, c) => sum + c.confidence, 0) / han.length >= HAN_SURE;
 }
 
+/** One recognizer reading the image's lines at these quads. */
+type ReadQuads = (quads: readonly Quad[]) => Promise<LineReading[]>;
+
 /** Whether the Latin reading's least confident lines (`HAN_SAMPLE`), read by the Chinese recognizer, show Chinese. */
-async function sampleHoldsChinese(
-  readings: readonly LineReading[],
-  lines: readonly Quad[],
-  readHan: (quads: readonly Quad[]) => Promise<LineReading[]>,
-): Promise<boolean> {
+async function sampleHoldsChinese(readings: readonly LineReading[], lines: readonly Quad[], readHan: ReadQuads): Promise<boolean> {
   const sample = readings
     .map((r, i) => ({ i, confidence: r.confidence }))
     .sort((x, y) => x.confidence - y.confidence)
@@ -236,11 +235,7 @@ async function sampleHoldsChinese(
  * ocr-dev's scenes (tune / check): 67.0 / 59.4 → 67.5 / 60.6, every other kind unchanged, for a
  * few lines per photo; for print it did not help (forms 82.3 / 85.7 → 82.4 / 85.5, +7 % time).
  */
-async function secondOpinion(
-  readings: LineReading[],
-  lines: readonly Quad[],
-  readHan: (quads: readonly Quad[]) => Promise<LineReading[]>,
-): Promise<LineReading[]> {
+async function secondOpinion(readings: LineReading[], lines: readonly Quad[], readHan: ReadQuads): Promise<LineReading[]> {
   const doubtful = readings.flatMap((r, i) => (r.chars.length > 0 && r.confidence < SECOND_OPINION_BELOW ? [i] : []));
   if (doubtful.length === 0) return readings;
   const others = await readHan(doubtful.map((i) => lines[i]));
@@ -288,7 +283,7 @@ export function createPaddleRecognizer(models: { latin: RecognitionModel; han: R
     async recognize(image, lines, options) {
       const how = { photo: options?.photo === true };
       const hints = options?.languageHints ?? [];
-      const readHan = (quads: readonly Quad[]) => recognizeLines(image, quads, han.model, han.dictionary, how);
+      const readHan: ReadQuads = (quads) => recognizeLines(image, quads, han.model, han.dictionary, how);
       if (asksForHan(hints)) return readHan(lines);
       const readings = await readLatin(image, lines, how);
       // No hint (Google reads Chinese without one): an image whose sample holds Chinese is read as the hint `zh` reads it.
