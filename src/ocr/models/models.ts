@@ -5,6 +5,7 @@ import * as ort from 'onnxruntime-node';
 import { fuseConvAffineNodes } from './fuse-conv-affine.ts';
 import { fuseHardSwishNodes } from './fuse-hardswish.ts';
 import { opsetVersion, readGraph } from './onnx-graph.ts';
+import { flushSubnormalWeights } from './flush-subnormal-weights.ts';
 import { int8Recognizer, recognizerFile } from './int8-model.ts';
 import { topClassOutputNodes } from './top-class-output.ts';
 
@@ -134,7 +135,7 @@ async function loadInt8Recognizer(
 
 async function openModel(bytes: Uint8Array, threads: number, options: LoadModelOptions): Promise<LoadedModel> {
   const native: NativeRunner = options.native ?? ((run) => run());
-  const session = await createSession(bytes, threads);
+  const session = await createSession(flushSubnormalWeights(bytes), threads);
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
   const model: OnnxModel = {

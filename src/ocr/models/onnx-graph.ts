@@ -5,7 +5,7 @@
  * numbers are from onnx.proto (https://github.com/onnx/onnx/blob/main/onnx/onnx.proto).
  */
 
-interface Field {
+export interface Field {
   no: number;
   wire: number;
   /** Whole field, key included. */
@@ -42,7 +42,7 @@ function bigVarint(buf: Uint8Array, at: number): number {
   return Number(n > max ? max : n < -max ? -max : n);
 }
 
-function* fields(buf: Uint8Array, start = 0, end = buf.length): Generator<Field> {
+export function* fields(buf: Uint8Array, start = 0, end = buf.length): Generator<Field> {
   let i = start;
   while (i < end) {
     const fieldStart = i;
