@@ -32,10 +32,11 @@ const EnvSchema = Type.Object({
   /** onnxruntime intra-op threads per worker. */
   OCR_THREADS: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   /**
-   * `int8`: documents are read by the int8 English recognizer: within ±0.5 points of fp32 on ocr-dev,
-   * faster only on CPUs with VNNI, ~0.1 GB more per node (docs/decisions.md). `fp32`: the default.
+   * `int8`: documents are read by the int8 English recognizer: within ±0.6 points of fp32 on ocr-dev,
+   * faster only on CPUs with VNNI, ~0.1 GB more per node. `auto` (the default): int8 where the CPU
+   * has VNNI (`recognizerPrecisionFor`, docs/decisions.md).
    */
-  OCR_RECOGNIZER_PRECISION: Type.Union([Type.Literal('fp32'), Type.Literal('int8')], { default: 'fp32' }),
+  OCR_RECOGNIZER_PRECISION: Type.Union([Type.Literal('auto'), Type.Literal('fp32'), Type.Literal('int8')], { default: 'auto' }),
   /** Images waiting for a worker before new ones are refused as overloaded. */
   OCR_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100000, default: 64 }),
   /** Wall-clock limit per image once a worker takes it; past it the worker is replaced and the entry answers DEADLINE_EXCEEDED. */
@@ -122,7 +123,7 @@ export interface Config {
   readonly ocr: {
     readonly workers: number;
     readonly threads: number;
-    readonly recognizerPrecision: 'fp32' | 'int8';
+    readonly recognizerPrecision: 'auto' | 'fp32' | 'int8';
     readonly queueMax: number;
     readonly imageTimeoutMs: number;
     readonly warm: boolean;

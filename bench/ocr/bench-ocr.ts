@@ -27,7 +27,7 @@ import type { EngineRun } from './engine-run.ts';
 import { loadOcrDev, rowOf, type OcrDevRecord } from './ocr-dev-manifest.ts';
 import { imageVariants } from './image-variants.ts';
 import { runLegible } from './run-legible.ts';
-import { cpuHasVnni } from './cpu-has-vnni.ts';
+import { cpuHasVnni } from '../../src/ocr/models/cpu-has-vnni.ts';
 import { runLegibleApi } from './run-legible-api.ts';
 import { ensureTesseract, runTesseract, tesseractVersion } from './run-tesseract.ts';
 import { scoreImage } from './score-image.ts';

@@ -1,3 +1,4 @@
+import { recognizerPrecisionFor } from '../../src/ocr/models/recognizer-precision.ts';
 import fs from 'node:fs/promises';
 import { loadConfig } from '../../src/config.ts';
 import { createOcrEngine } from '../../src/ocr/engine/ocr-engine.ts';
@@ -74,7 +75,7 @@ export async function runLegible(
       peakRssBytes: peak,
       finalRssBytes: process.memoryUsage().rss,
       startupMs,
-      recognizerPrecision: ocr.recognizerPrecision,
+      recognizerPrecision: recognizerPrecisionFor(ocr.recognizerPrecision),
     };
   } finally {
     clearInterval(sampler);

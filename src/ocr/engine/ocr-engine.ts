@@ -6,6 +6,7 @@ import { Piscina } from 'piscina';
 // (https://github.com/lovell/sharp/issues/2263).
 import 'sharp';
 import { headerPixels } from '../decode/image-header.ts';
+import { recognizerPrecisionFor, type RecognizerPrecisionSetting } from '../models/recognizer-precision.ts';
 import type { OcrOptions, OcrOutcome } from '../ocr-types.ts';
 import { serveTesseract } from '../recognize/tesseract/shared-tesseract.ts';
 import { TesseractWorkers } from '../recognize/tesseract/tesseract-workers.ts';
@@ -57,8 +58,8 @@ export interface OcrEngineOptions {
   workers: number;
   /** onnxruntime intra-op threads per worker. */
   threads: number;
-  /** `OCR_RECOGNIZER_PRECISION` (`LoadModelsOptions.recognizerPrecision`); default fp32. */
-  recognizerPrecision?: OcrWorkerData['recognizerPrecision'];
+  /** `OCR_RECOGNIZER_PRECISION` (`recognizerPrecisionFor`); default `auto`. */
+  recognizerPrecision?: RecognizerPrecisionSetting;
   /** Images allowed to wait for a worker; beyond it `run` answers `OVERLOADED`. */
   queueMax: number;
   /** Return per-stage timings (ms) with each result. */
@@ -116,7 +117,7 @@ export function createOcrEngine(opts: OcrEngineOptions): OcrEngine {
   const tesseractService = serveTesseract(tesseractChannel, tesseract);
   const workerData: OcrWorkerData = {
     threads: opts.threads,
-    recognizerPrecision: opts.recognizerPrecision,
+    recognizerPrecision: recognizerPrecisionFor(opts.recognizerPrecision ?? 'auto'),
     modelCacheDir: opts.modelCacheDir,
     tesseractChannel,
   };

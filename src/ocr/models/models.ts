@@ -7,15 +7,13 @@ import { fuseHardSwishNodes } from './fuse-hardswish.ts';
 import { opsetVersion, readGraph } from './onnx-graph.ts';
 import { flushSubnormalWeights } from './flush-subnormal-weights.ts';
 import { int8Recognizer, recognizerFile } from './int8-model.ts';
+import type { RecognizerPrecision } from './recognizer-precision.ts';
 import { topClassOutputNodes } from './top-class-output.ts';
 
 /** A model as the pipeline needs it: one float tensor in, one float tensor out. */
 export interface OnnxModel {
   run(input: Float32Array, dims: readonly number[]): Promise<{ data: Float32Array; dims: readonly number[] }>;
 }
-
-/** `OCR_RECOGNIZER_PRECISION`: fp32 only, or the int8 Latin recognizer beside it. */
-export type RecognizerPrecision = 'fp32' | 'int8';
 
 /** A PP-OCRv4 line recognizer and the CTC classes of its output. */
 export interface RecognitionModel {
