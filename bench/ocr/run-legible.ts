@@ -1,7 +1,7 @@
-import { recognizerPrecisionFor } from '../../src/ocr/models/recognizer-precision.ts';
 import fs from 'node:fs/promises';
 import { loadConfig } from '../../src/config.ts';
 import { createOcrEngine } from '../../src/ocr/engine/ocr-engine.ts';
+import { recognizerPrecisionFor } from '../../src/ocr/models/recognizer-precision.ts';
 import type { OcrMode, OcrResult } from '../../src/ocr/ocr-types.ts';
 import type { EngineImageResult, EngineRun } from './engine-run.ts';
 import { mapLimit } from './map-limit.ts';
