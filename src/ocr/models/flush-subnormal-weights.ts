@@ -1,7 +1,9 @@
 import { fields } from './onnx-graph.ts';
 
-/** Smallest positive normal float32. */
-const MIN_NORMAL = 2 ** -126;
+/** A float32's exponent bits: all zero in a subnormal (and in zero). */
+const EXPONENT = 0x7f800000;
+/** Its fraction bits: not all zero in a subnormal. */
+const FRACTION = 0x007fffff;
 /** TensorProto.DataType FLOAT. */
 const FLOAT = 1;
 
@@ -27,12 +29,13 @@ function flushed(model: Uint8Array): Uint8Array {
     const parts = [...fields(out, start, end)];
     const type = parts.find((p) => p.no === 2 && p.wire === 0)?.value;
     if (type !== FLOAT) return;
-    // raw_data = 9; float_data = 4 (packed): both little-endian float32s.
+    // raw_data = 9; float_data = 4 (packed): both little-endian float32s. Tested by their bits, not
+    // as numbers: a thread onnxruntime set to flush subnormals would read them as zero already.
     for (const p of parts) {
       if ((p.no !== 9 && p.no !== 4) || p.wire !== 2) continue;
       for (let at = p.dataStart; at + 4 <= p.end; at += 4) {
-        const w = view.getFloat32(at, true);
-        if (w !== 0 && Math.abs(w) < MIN_NORMAL) view.setFloat32(at, 0, true);
+        const bits = view.getUint32(at, true);
+        if ((bits & EXPONENT) === 0 && (bits & FRACTION) !== 0) view.setUint32(at, 0, true);
       }
     }
   };
