@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import * as ort from 'onnxruntime-node';
 import { flushSubnormalWeights } from './flush-subnormal-weights.ts';
 import { latinRecognizerFile } from './models.ts';
+import { maxDifference, runOnnxModel } from '../../../test/helpers/run-onnx-model.ts';
 
 /** A protobuf field: key, then a varint or a length-delimited payload (all lengths here < 128). */
 const field = (no: number, payload: number | Uint8Array) =>
@@ -48,14 +48,7 @@ test("the English recognizer's subnormal weights are flushed and it computes the
   for (let i = 0; i < original.length; i++) if (original[i] !== flushed[i]) changed++;
   assert.ok(changed > 10_000, `${changed} bytes changed`);
   const input = new Float32Array(3 * 48 * 320).map((_, i) => Math.sin(i) * 0.8);
-  const run = async (bytes: Uint8Array) => {
-    const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1 });
-    const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, 48, 320]) });
-    await session.release();
-    return out[session.outputNames[0]].data as Float32Array;
-  };
-  const [a, b] = await Promise.all([run(original), run(flushed)]);
-  let maxDiff = 0;
-  for (let i = 0; i < a.length; i++) maxDiff = Math.max(maxDiff, Math.abs(a[i] - b[i]));
-  assert.ok(maxDiff < 1e-5, `max difference ${maxDiff}`);
+  const [a, b] = await Promise.all([runOnnxModel(original, input, [1, 3, 48, 320]), runOnnxModel(flushed, input, [1, 3, 48, 320])]);
+  const difference = maxDifference(a.data, b.data);
+  assert.ok(difference < 1e-5, `max difference ${difference}`);
 });

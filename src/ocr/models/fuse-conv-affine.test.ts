@@ -2,25 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import * as ort from 'onnxruntime-node';
 import { fuseConvAffine } from './fuse-conv-affine.ts';
 import { fuseHardSwish } from './fuse-hardswish.ts';
 import { defaultModelsDir, rewriteModel } from './models.ts';
 import { readGraph } from './onnx-graph.ts';
+import { maxDifference, runOnnxModel } from '../../../test/helpers/run-onnx-model.ts';
 
-async function run(bytes: Uint8Array, input: Float32Array, dims: number[]): Promise<Float32Array> {
-  const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, graphOptimizationLevel: 'all' });
-  const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input, dims) });
-  await session.release();
-  return out[session.outputNames[0]].data as Float32Array;
-}
-
-function maxDiff(a: Float32Array, b: Float32Array): number {
-  assert.equal(a.length, b.length);
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
-  return m;
-}
+const run = async (bytes: Uint8Array, input: Float32Array, dims: readonly number[]) => (await runOnnxModel(bytes, input, dims)).data;
 
 // Inputs with structure at several scales, in the models' normalised range.
 const input = (n: number) => new Float32Array(n).map((_, i) => Math.sin(i * 0.37) * 0.9 + Math.cos(i * 0.011) * 0.3);
@@ -38,8 +26,8 @@ for (const [file, dims, minFolded] of [
     assert.ok(affine(model) < affine(original) / 2, `Mul + Add: ${affine(original)} → ${affine(model)}`);
     const x = input(dims.reduce((a: number, b: number) => a * b, 1));
     const [a, b, c] = await Promise.all([run(original, x, [...dims]), run(model, x, [...dims]), run(rewriteModel(original), x, [...dims])]);
-    assert.ok(maxDiff(a, b) < 1e-4, `max difference ${maxDiff(a, b)}`);
-    assert.ok(maxDiff(a, c) < 1e-4, `rewriteModel: max difference ${maxDiff(a, c)}`);
+    assert.ok(maxDifference(a, b) < 1e-4, `max difference ${maxDifference(a, b)}`);
+    assert.ok(maxDifference(a, c) < 1e-4, `rewriteModel: max difference ${maxDifference(a, c)}`);
   });
 }
 

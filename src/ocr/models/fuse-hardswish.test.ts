@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import * as ort from 'onnxruntime-node';
 import { fuseHardSwish } from './fuse-hardswish.ts';
 import { defaultModelsDir } from './models.ts';
 import { readGraph } from './onnx-graph.ts';
+import { maxDifference, runOnnxModel } from '../../../test/helpers/run-onnx-model.ts';
 
 test('the rewritten recognizer has no hard-swish chains left and computes the same output', async () => {
   const original = new Uint8Array(fs.readFileSync(path.join(defaultModelsDir(), 'ch_PP-OCRv4_rec_infer.onnx')));
@@ -14,17 +14,9 @@ test('the rewritten recognizer has no hard-swish chains left and computes the sa
   const ops = (bytes: Uint8Array) => readGraph(bytes)!.nodes.filter((n) => n.op === 'Clip').length;
   assert.equal(ops(model), ops(original) - fused, 'one Clip fewer per fused chain');
   const input = new Float32Array(3 * 48 * 160).map((_, i) => Math.sin(i) * 0.8);
-  const run = async (bytes: Uint8Array) => {
-    const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1 });
-    const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, 48, 160]) });
-    await session.release();
-    return out[session.outputNames[0]].data as Float32Array;
-  };
-  const [a, b] = await Promise.all([run(original), run(model)]);
-  assert.equal(a.length, b.length);
-  let maxDiff = 0;
-  for (let i = 0; i < a.length; i++) maxDiff = Math.max(maxDiff, Math.abs(a[i] - b[i]));
-  assert.ok(maxDiff < 1e-4, `max difference ${maxDiff}`);
+  const [a, b] = await Promise.all([runOnnxModel(original, input, [1, 3, 48, 160]), runOnnxModel(model, input, [1, 3, 48, 160])]);
+  const difference = maxDifference(a.data, b.data);
+  assert.ok(difference < 1e-4, `max difference ${difference}`);
 });
 
 test('a model without the pattern, or not a model, is returned unchanged', () => {

@@ -2,18 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import * as ort from 'onnxruntime-node';
 import { bestClasses } from '../recognize/ctc-decode.ts';
 import { defaultModelsDir, latinRecognizerFile } from './models.ts';
 import { OUTPUT_COLUMNS, topClassOutput } from './top-class-output.ts';
-
-async function run(bytes: Uint8Array, input: Float32Array, dims: number[]) {
-  const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, graphOptimizationLevel: 'all' });
-  const out = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', input, dims) });
-  await session.release();
-  const tensor = out[session.outputNames[0]];
-  return { data: tensor.data as Float32Array, dims: tensor.dims };
-}
+import { runOnnxModel } from '../../../test/helpers/run-onnx-model.ts';
 
 // The Chinese recognizer is an opset-9 graph (TopK's k and Slice's bounds attributes), the English one opset 10 (inputs).
 for (const [name, file] of [
@@ -26,7 +18,7 @@ for (const [name, file] of [
     assert.equal(rewritten, 1);
     const dims = [2, 3, 48, 160];
     const x = new Float32Array(dims.reduce((a, b) => a * b, 1)).map((_, i) => Math.sin(i * 0.37) * 0.9 + Math.cos(i * 0.011) * 0.3);
-    const [full, top] = await Promise.all([run(original, x, dims), run(model, x, dims)]);
+    const [full, top] = await Promise.all([runOnnxModel(original, x, dims), runOnnxModel(model, x, dims)]);
     const [batch, timesteps, classes] = full.dims;
     assert.deepEqual(top.dims, [batch, timesteps, OUTPUT_COLUMNS]);
     assert.deepEqual(top.data, bestClasses(full.data, batch * timesteps, classes));
