@@ -107,8 +107,9 @@ export function ctcDecode(top: Float32Array, timesteps: number, dictionary: read
 function alternativeAt(top: Float32Array, t: number, read: number, dictionary: readonly string[]): RecognizedChar['alternative'] {
   const row = t * OUTPUT_COLUMNS;
   for (let k = 1; k < TOP_CLASSES; k++) {
-    const text = dictionary[top[row + TOP_CLASSES + k]];
-    if (top[row + TOP_CLASSES + k] !== read && text !== undefined && WORD_CHARACTER.test(text)) return { text, confidence: top[row + k] };
+    const index = top[row + TOP_CLASSES + k];
+    const text = dictionary[index];
+    if (index !== read && text !== undefined && WORD_CHARACTER.test(text)) return { text, confidence: top[row + k] };
   }
   return undefined;
 }
@@ -123,12 +124,13 @@ export function bestClasses(probs: Float32Array, timesteps: number, classes: num
   const order = Array.from({ length: classes }, (_, c) => c);
   for (let t = 0; t < timesteps; t++) {
     const row = t * classes;
+    const at = t * OUTPUT_COLUMNS;
     const top = [...order].sort((a, b) => probs[row + b] - probs[row + a] || a - b).slice(0, TOP_CLASSES);
     top.forEach((c, k) => {
-      out[t * OUTPUT_COLUMNS + k] = probs[row + c];
-      out[t * OUTPUT_COLUMNS + TOP_CLASSES + k] = c;
+      out[at + k] = probs[row + c];
+      out[at + TOP_CLASSES + k] = c;
     });
-    out[t * OUTPUT_COLUMNS + SPACE_COLUMN] = probs[row + classes - 1];
+    out[at + SPACE_COLUMN] = probs[row + classes - 1];
   }
   return out;
 }
