@@ -1,3 +1,4 @@
+import { arabicCommas } from './arabic-commas.ts';
 import { correctLookalikeLetters } from './correct-lookalike-letters.ts';
 import type { EnglishLexicon } from './english-lexicon.ts';
 import { digitsInWords, underlinesAsSpaces } from './fix-confusables.ts';
@@ -38,6 +39,7 @@ export const TEXT_FIXES: readonly TextFix[] = [
   { name: 'digits-in-words', fix: digitsInWords },
   { name: 'join-split-words', fix: withLexicon(joinSplitWords) },
   { name: 'lookalike-letters', fix: withLexicon(correctLookalikeLetters) },
+  { name: 'arabic-commas', fix: arabicCommas },
 ];
 
 /** The lexicon applies when nothing but English (or nothing) is hinted: other languages' words would be cut into English ones. */
