@@ -25,6 +25,15 @@ test('words split inside by letter-spaced print are joined again (SROIE receipts
   assert.equal(joinSplitWords(reading('THANKY OU'), lexicon).text, 'THANK YOU');
 });
 
+test('a bracket, quote or colon around the pieces does not keep them apart', () => {
+  assert.equal(joinSplitWords(reading('Price (Exc luding delivery): 5.00'), lexicon).text, 'Price (Excluding delivery): 5.00');
+  assert.equal(joinSplitWords(reading('"Tot al:" 12'), lexicon).text, '"Total:" 12');
+  assert.equal(joinSplitWords(reading('(inpu tt ax)'), lexicon).text, '(input tax)');
+  assert.deepEqual(piecesOfOneWord(['(inpu', 'tt', 'ax)'], lexicon), { pieces: 3, cut: 6 });
+  // Marks between the pieces still part them.
+  assert.equal(joinSplitWords(reading('Exc, luding'), lexicon).text, 'Exc, luding');
+});
+
 test('real word pairs, codes, names, numbers and mixed case stay apart', () => {
   for (const text of [
     'TAX INVOICE',

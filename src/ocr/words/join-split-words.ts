@@ -35,6 +35,9 @@ const SHORT_WORDS = new Set([
   'us',
   'we',
 ]);
+/** Marks before a word's first letter or after its last (brackets, quotes, a colon). */
+const LEADING_MARKS = /^[^\p{L}\p{N}]+/u;
+const TRAILING_MARKS = /[^\p{L}\p{N}]+$/u;
 /** A cut leaves no part shorter than this unless it is one of `SHORT_WORDS`. */
 const MIN_PART = 3;
 /** Shorter runs are too often abbreviations and codes ("ITEMNO", "QTY") to second-guess. */
@@ -58,7 +61,7 @@ function isWordOnItsOwn(piece: string, lexicon: EnglishLexicon): boolean {
   return piece.length === 1 ? ONE_LETTER_WORDS.has(piece) : lexicon.known.has(piece);
 }
 
-/** Pieces to join into one word, and where a misplaced space goes back (`cut`, in the joined word's letters). */
+/** Pieces to join into one word, and where a misplaced space goes back (`cut`, in the joined pieces' characters). */
 export interface PieceJoin {
   pieces: number;
   cut?: number;
@@ -72,7 +75,10 @@ export interface PieceJoin {
  */
 export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexicon): PieceJoin {
   for (let k = Math.min(MAX_PIECES, pieces.length); k >= 2; k--) {
-    const part = pieces.slice(0, k);
+    // Punctuation before the first piece or after the last is no part of the word ("(Exc luding GST)").
+    const lead = LEADING_MARKS.exec(pieces[0])?.[0].length ?? 0;
+    const trail = TRAILING_MARKS.exec(pieces[k - 1])?.[0].length ?? 0;
+    const part = pieces.slice(0, k).map((p, i) => p.slice(i === 0 ? lead : 0, i === k - 1 ? p.length - trail : p.length));
     const word = part.join('');
     const lower = word.toLowerCase();
     if (!part.every((p) => LATIN_LETTERS.test(p)) || !hasOneWordCase(word)) continue;
@@ -82,7 +88,7 @@ export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexic
     // already is ("r equired to") is no misplaced space.
     const cut = twoWordCut(word, lexicon);
     const boundaries = part.slice(0, -1).map((_, i) => part.slice(0, i + 1).join('').length);
-    if (cut !== undefined && !boundaries.includes(cut)) return { pieces: k, cut };
+    if (cut !== undefined && !boundaries.includes(cut)) return { pieces: k, cut: lead + cut };
   }
   return { pieces: 1 };
 }
