@@ -27,7 +27,8 @@ const withLexicon = (f: (r: LineReading, l: EnglishLexicon) => LineReading) => (
 
 /**
  * The text-fix stage, in the order it runs: word gaps from the ink first (the later fixes work on
- * words), character look-alikes within a word, then the lexicon's word-boundary and letter fixes.
+ * words), character look-alikes within a word, then the lexicon's word-boundary and letter fixes, and
+ * the Arabic comma that Tesseract's Arabic model cannot read.
  * Each one is kept only as long as `npm run bench:ocr -- --ablate` shows it helps ocr-dev's `check`
  * split: full-width punctuation, Greek/Cyrillic look-alikes, plate separators and cutting
  * run-together words in two did not, and went (docs/decisions.md).
