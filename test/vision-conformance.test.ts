@@ -159,6 +159,14 @@ test("Google's Node client against a listening Legible", { skip }, async (t: Tes
       imageContext: { languageHints: ['tlh'] },
     });
     t.assert.equal(refused.error?.code, 3);
+    // A Latin-script language Google reads and we have no model for is read, not refused.
+    const [dutch] = await client.annotateImage({
+      image: { content: fs.readFileSync(sample('wakeupcat.jpg')) },
+      features: [{ type: 'TEXT_DETECTION' }],
+      imageContext: { languageHints: ['nl'] },
+    });
+    t.assert.equal(dutch.error, null);
+    t.assert.match(dutch.textAnnotations?.[0]?.description ?? '', /human/i);
   });
 
   await t.test('imageUri through the SSRF-safe fetcher (allow-listed loopback)', async (t: TestContext) => {

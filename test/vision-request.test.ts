@@ -152,6 +152,9 @@ test('language hints: BCP-47, matched on language or language-script', (t: TestC
     t.assert.ok(checkLanguageHint(ok).ok, ok);
   const unsupported = checkLanguageHint('xx');
   t.assert.ok(!unsupported.ok && /Unsupported language hint "xx"\. Supported languages: en, /.test(unsupported.message));
+  // Other languages written in Latin script are read as unhinted Latin text; other scripts we cannot read are refused.
+  for (const latin of ['nl', 'pl-PL', 'sv', 'sr-Latn', 'tr']) t.assert.ok(checkLanguageHint(latin).ok, latin);
+  for (const other of ['th', 'el', 'sr', 'tlh', 'qaa']) t.assert.equal(checkLanguageHint(other).ok, false, other);
   for (const bad of ['', 'e', 'english!', 'en_US', 'en--US', '<script>']) t.assert.equal(checkLanguageHint(bad).ok, false, bad);
 });
 

@@ -7,7 +7,7 @@ import { dropDoubtfulWordsOfPhoto } from './words/drop-doubtful-words.ts';
 import { settleFlips } from './recognize/settle-flips.ts';
 import { turnImage, unturnQuads } from './recognize/page-turn.ts';
 import type { EnglishLexicon } from './words/english-lexicon.ts';
-import { findLanguage } from './recognize/languages.ts';
+import { latinLanguageOf } from './recognize/languages.ts';
 import type { OcrModels } from './models/models.ts';
 import { PAGE_MIN_PAPER, paperShare } from './decode/paper-share.ts';
 import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
@@ -39,12 +39,11 @@ const MIN_LINE_CONFIDENCE = 0.5;
 const HAN = /\p{Script=Han}/u;
 const LETTER = /\p{L}/u;
 
-/** A BCP-47 guess for one line: Chinese when it has Han characters, else the first Latin-script hint, else English. */
+/** A BCP-47 guess for one line: Chinese when it has Han characters, else the first Latin-script hint's language, else English. */
 export function guessLanguage(text: string, hints: readonly string[]): string | undefined {
   if (HAN.test(text)) return 'zh';
   if (!LETTER.test(text)) return undefined;
-  const latinHint = hints.map((h) => findLanguage(h)).find((l) => l !== undefined && l.script === 'Latn');
-  return latinHint?.code ?? 'en';
+  return hints.map(latinLanguageOf).find((code) => code !== undefined) ?? 'en';
 }
 
 /** Boxes found on an image decoded at `scale` of its size, in the original image's pixels. */

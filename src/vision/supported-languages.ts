@@ -1,11 +1,12 @@
-import { findLanguage, installedLanguages } from '../ocr/recognize/languages.ts';
+import { findLanguage, installedLanguages, latinLanguageOf } from '../ocr/recognize/languages.ts';
 
 /**
  * The languages `imageContext.languageHints` may name: the one list, extended as engines learn
  * languages. A hint matches on its language subtag (`en-US` → `en`) or language + script
- * (`zh-Hant-TW` → `zh-Hant`); Google also refuses hints outside its list
- * ("Text detection returns an error if one or more of the specified languages is not one of the
- * supported languages", image_annotator.proto `ImageContext.language_hints`).
+ * (`zh-Hant-TW` → `zh-Hant`). Any other language written in Latin script is accepted too and read as
+ * unhinted Latin text (`latinLanguageOf`). Google refuses hints outside its list ("Text detection returns
+ * an error if one or more of the specified languages is not one of the supported languages",
+ * image_annotator.proto `ImageContext.language_hints`), so other scripts we cannot read are refused.
  */
 export const SUPPORTED_LANGUAGES: readonly string[] = installedLanguages().map((l) => l.code);
 
@@ -20,9 +21,9 @@ export function checkLanguageHint(hint: string): LanguageHintCheck {
     return { ok: false, message: `Invalid language hint "${hint}": not a BCP-47 language tag.` };
   }
   // The catalogue (src/ocr/recognize/languages.ts) also knows aliases: `iw` → `he`, `zh-TW` → `zh-Hant`.
-  if (findLanguage(hint) !== undefined) return { ok: true };
+  if (findLanguage(hint) !== undefined || latinLanguageOf(hint) !== undefined) return { ok: true };
   return {
     ok: false,
-    message: `Unsupported language hint "${hint}". Supported languages: ${SUPPORTED_LANGUAGES.join(', ')}.`,
+    message: `Unsupported language hint "${hint}". Supported languages: ${SUPPORTED_LANGUAGES.join(', ')}, and any other language written in Latin script.`,
   };
 }

@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
-import { findLanguage, installedLanguages, LANGUAGES } from './languages.ts';
+import { findLanguage, installedLanguages, LANGUAGES, latinLanguageOf } from './languages.ts';
 import { locateTraineddata } from './tesseract/traineddata-location.ts';
 import { checkLanguageHint, SUPPORTED_LANGUAGES } from '../../vision/supported-languages.ts';
 
@@ -41,6 +41,25 @@ test('hints match on language + script, region aliases, deprecated codes and the
   for (const [hint, code] of cases) t.assert.equal(findLanguage(hint)?.code, code, hint);
   t.assert.equal(findLanguage('ar')?.direction, 'rtl');
   t.assert.equal(findLanguage('vi')?.traineddata, 'vie');
+});
+
+test('a Latin-script hint names its language, in the catalogue or not', (t: TestContext) => {
+  const cases: Array<[string, string | undefined]> = [
+    ['de-CH', 'de'],
+    ['pt-BR', 'pt'],
+    ['en-t-i0-handwrit', 'en'],
+    ['nl-BE', 'nl'],
+    ['PL', 'pl'],
+    ['sr-Latn', 'sr'],
+    ['sr', undefined],
+    ['ar', undefined],
+    ['zh-Hant', undefined],
+    ['el', undefined],
+    ['xx', undefined],
+    ['en_US', undefined],
+    ['a'.repeat(10_000), undefined],
+  ];
+  for (const [hint, code] of cases) t.assert.equal(latinLanguageOf(hint), code, hint.slice(0, 20));
 });
 
 test('unsupported and hostile hints are refused with a message naming them', (t: TestContext) => {

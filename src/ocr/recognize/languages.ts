@@ -84,6 +84,26 @@ export function findLanguage(hint: string): Language | undefined {
   return undefined;
 }
 
+/**
+ * The language a hint names when that language is written in Latin script: the catalogue's code, or, for a
+ * Latin-script language outside the catalogue (`nl`, `pl-PL`, `sv`), its language subtag, by CLDR's likely
+ * script (`Intl.Locale#maximize`). Such hints are read as Latin text without a hint is: Google's own advice is
+ * that Latin-script text needs none, and a client switching from Google should not be refused for sending one.
+ * Undefined for other scripts and for tags that name no locale.
+ *
+ * @example latinLanguageOf('nl-BE') // 'nl'; latinLanguageOf('th') // undefined
+ */
+export function latinLanguageOf(hint: string): string | undefined {
+  const known = findLanguage(hint);
+  if (known !== undefined) return known.script === 'Latn' ? known.code : undefined;
+  try {
+    const locale = new Intl.Locale(hint);
+    return locale.maximize().script === 'Latn' ? locale.language : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The languages this installation reads: the catalogue minus models missing from disk. */
 export function installedLanguages(): Language[] {
   return LANGUAGES.filter(isLanguageInstalled);
