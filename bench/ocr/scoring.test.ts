@@ -44,28 +44,28 @@ test('polygon IoU: identical, disjoint, half-shifted, rotated, either winding, d
 
 test('word spotting: IoU ≥ 0.5 and case-insensitive text; do-not-care regions count neither way', () => {
   const truth = [
-    { text: 'GALAXY', polygon: rect(0, 0, 100, 20) },
+    { text: 'HARBOUR', polygon: rect(0, 0, 100, 20) },
     { text: 'SKIN!', polygon: rect(0, 50, 100, 20) },
     { text: '###', polygon: rect(0, 100, 100, 20), ignore: true },
   ];
   const c = wordSpottingCount(
     [
-      { text: 'galaxy', polygon: rect(5, 0, 100, 20) }, // hit
+      { text: 'harbour', polygon: rect(5, 0, 100, 20) }, // hit
       { text: 'Skin', polygon: rect(0, 50, 80, 20) }, // hit: punctuation stripped, IoU 0.8
       { text: '!', polygon: rect(80, 50, 20, 20) }, // punctuation only: not counted
       { text: 'noise', polygon: rect(10, 100, 80, 20) }, // inside a do-not-care region
-      { text: 'GALAXY', polygon: rect(0, 0, 100, 20) }, // duplicate: the truth word is taken
+      { text: 'HARBOUR', polygon: rect(0, 0, 100, 20) }, // duplicate: the truth word is taken
       { text: 'other', polygon: rect(500, 500, 10, 10) }, // false positive
     ],
     truth,
   );
   assert.deepEqual(c, { matched: 2, predicted: 4, expected: 2 });
-  assert.deepEqual(wordSpottingCount([{ text: 'GALAXY', polygon: rect(60, 0, 100, 20) }], truth).matched, 0);
+  assert.deepEqual(wordSpottingCount([{ text: 'HARBOUR', polygon: rect(60, 0, 100, 20) }], truth).matched, 0);
   assert.deepEqual(wordSpottingCount([], []), { matched: 0, predicted: 0, expected: 0 });
 });
 
 test('bag of words: multiset matching, case-folded, token ends stripped, micro-averaged F1', () => {
-  const a = bagOfWordsCount(wordTokens('TOTAL: 9.00 total\nCash -- '), wordTokens('Total 9.00 CASH change'));
+  const a = bagOfWordsCount(wordTokens('TOTAL: 9.00 total\nCash -- '), wordTokens('Total 9.00 CASH paid'));
   assert.deepEqual(a, { matched: 3, predicted: 4, expected: 4 });
   near(f1(a), 0.75);
   near(f1(sumCounts([a, { matched: 0, predicted: 0, expected: 4 }])), (2 * 0.75 * 0.375) / 1.125);
@@ -76,8 +76,8 @@ test('CER: code points, whitespace folding, ASCII quotes, Arabic normalisation',
   assert.equal(editDistance('kitten', 'sitting'), 3);
   assert.equal(editDistance('', 'abc'), 3);
   assert.equal(editDistance('😀a', '😀b'), 1);
-  assert.equal(normalizeForCer("tools are ``divide\n\n and conquer''", 'en'), 'tools are "divide and conquer"');
-  assert.equal(normalizeForCer('الإطاعةُ  على', 'ar'), 'الاطاعة علي');
+  assert.equal(normalizeForCer("they said ``slow\n\n and steady''", 'en'), 'they said "slow and steady"');
+  assert.equal(normalizeForCer('الإجابةُ  إلى', 'ar'), 'الاجابة الي');
   near(oneMinusCer([cerCount('abcd', 'abce'), cerCount('', 'xxxx')]), 1 - 5 / 8);
   assert.equal(oneMinusCer([cerCount('a long wrong output', 'x')]), 0);
   assert.equal(spottingText('"Hello,"'), 'hello');

@@ -135,7 +135,7 @@ function coreItem(frame: ReadingFrame, line: RecognizedLine, mirror: boolean): O
   return { box: { x0, x1, y0: centre.y - height / 2, y1: centre.y + height / 2 }, height, figures: isFigures(line.text) };
 }
 
-/** Mostly digits and the signs around them ("1,382.7", "(134)", "22.5 %"): a table cell's figures. */
+/** Mostly digits and the signs around them ("2,417.9", "(86)", "22.5 %"): a table cell's figures. */
 function isFigures(text: string): boolean {
   const visible = [...text].filter((c) => c.trim() !== '');
   return visible.length > 0 && visible.filter((c) => /[\p{N}.,()%$€£+\-–/]/u.test(c)).length >= 0.6 * visible.length;

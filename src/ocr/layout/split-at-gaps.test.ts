@@ -86,9 +86,9 @@ test('lines whose gaps are all alike, or all narrow, stay whole', () => {
 test('right-to-left lines stay whole', () => {
   const arabic = lineOf(
     [
-      ['على', 0, 36],
-      ['حالهما', 44, 116],
-      ['والمعصوب', 160, 256],
+      ['إلى', 0, 36],
+      ['السوق', 44, 116],
+      ['والمكتبة', 160, 256],
     ],
     256,
   );

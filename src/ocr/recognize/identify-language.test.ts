@@ -44,9 +44,9 @@ test('English pages, short texts and other languages are left alone', () => {
   assert.deepEqual(identifyLanguages(ENGLISH, rows(3)), [undefined, undefined, undefined]);
   assert.deepEqual(identifyLanguages(['Sortie', 'Ne pas entrer'], rows(2)), [undefined, undefined]);
   const malay = [
-    'Terima kasih kerana membeli belah di kedai kami, sila datang lagi.',
-    'Barang yang telah dibeli tidak boleh ditukar atau dipulangkan semula.',
-    'Sila simpan resit ini sebagai bukti pembelian untuk sebarang tuntutan.',
+    'Perpustakaan awam dibuka setiap hari dari pukul sembilan pagi.',
+    'Kanak-kanak bermain bola di padang selepas waktu persekolahan tamat.',
+    'Cuaca cerah minggu ini sesuai untuk berkelah bersama keluarga di pantai.',
   ];
   assert.deepEqual(identifyLanguages(malay, rows(3)), [undefined, undefined, undefined]);
   assert.deepEqual(identifyLanguages([], []), []);

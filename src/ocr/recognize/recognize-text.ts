@@ -230,7 +230,7 @@ async function sampleHoldsChinese(readings: readonly LineReading[], lines: reado
 /**
  * A photo's doubtful lines read by a second recognizer: the Chinese model also reads Latin letters,
  * trained on other data, so where blurred sign lettering defeats one, the other is often sure and
- * right ("FUJIFIEM" / "FUJIFILM", "WAIER" / "WATER"). Per line, the reading with the higher mean
+ * right ("PHARNACY" / "PHARMACY", "H0TFL" / "HOTEL"). Per line, the reading with the higher mean
  * confidence wins, unless it holds Chinese characters (the image was found not to be Chinese). On
  * ocr-dev's scenes (tune / check): 67.0 / 59.4 → 67.5 / 60.6, every other kind unchanged, for a
  * few lines per photo; for print it did not help (forms 82.3 / 85.7 → 82.4 / 85.5, +7 % time).

@@ -146,7 +146,7 @@ const PAGE_BODY_HEIGHT = 18;
 
 /**
  * Long s, which black-letter print sets in nearly every line and roman type hardly ever: the Fraktur
- * model reads it where the roman ones read "f" ("Gegenſtände" / "Gegenftände"). Their confidences
+ * model reads it where the roman ones read "f" ("Wiſſenſchaft" / "Wiffenfchaft"). Their confidences
  * alone hardly differ (0.99 against 0.97 on a Fraktur newspaper), the letter does.
  */
 const LONG_S = 'ſ';

@@ -5,7 +5,7 @@ import type { LineReading } from './recognizer.ts';
 /**
  * The classifier's 180° turns, checked by the recognizer: each line it turned is read the other way
  * up too, and the likelier reading (the recognizer's confidence) decides. The direction classifier
- * calls slanted logos and italic signs upside down with confidence ("SUBWAY" on a shop front), and a
+ * calls slanted logos and italic signs upside down with confidence ("PHARMACY" on a shop front), and a
  * line read upside down comes back as nothing or as low-confidence noise; a line that really is upside
  * down reads far better turned. Only the turned lines are read twice, so upright pages cost nothing.
  *

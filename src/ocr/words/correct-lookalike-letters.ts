@@ -7,11 +7,11 @@ import { withCharTexts } from './reading-chars.ts';
 /**
  * Letters PP-OCRv4 misreads in worn or light print: an i whose dot is lost reads as l, an e whose
  * bar has faded as o, an m that lost a leg as n or h. Only that direction: swapping the other way
- * too turned names and foreign words into English ones ("MENTAI" → "MENTAL", "Sep" → "Sop" on
- * ocr-dev). Case is kept.
+ * too turned names and foreign words into English ones on ocr-dev (as it would "DENTAI" → "DENTAL",
+ * "Ned" → "Nod"). Case is kept.
  */
 const SWAPS: Record<string, string> = { l: 'i', o: 'e', L: 'I', O: 'E', n: 'm', h: 'm', N: 'M', H: 'M' };
-/** Shorter words are too often names and abbreviations one swap from a word ("Mon" → "Men", "KOOL" → "KEEL"). */
+/** Shorter words are too often names and abbreviations one swap from a word ("Hon" → "Hen", "GROOT" → "GREET"). */
 const MIN_LENGTH = 6;
 /** Longer runs are no word (and their variants grow with the square of the length). */
 const MAX_LENGTH = 30;
@@ -19,11 +19,11 @@ const MAX_LENGTH = 30;
 const MAX_SWAPS = 2;
 /**
  * Typeset print joins f with the next letter in one glyph (ﬁ ﬂ ﬀ ﬃ ﬄ), which PP-OCRv4 reads as a
- * lone f ("coeffcients", "frst", "profle"). Ligatures are lower-case only, so only a lower-case f
+ * lone f ("efcient", "fnal", "benefts"). Ligatures are lower-case only, so only a lower-case f
  * is expanded; the expansion stays in the f's character, as the glyph is one symbol on the page.
  */
 const LIGATURE_TAILS = ['i', 'l', 'f', 'fi', 'fl'];
-/** "frst", "feld", "fux": a ligature's word may be short, but three letters are a code more often than a word. */
+/** "fnal", "ofer", "fux": a ligature's word may be short, but three letters are a code more often than a word. */
 const LIGATURE_MIN_LENGTH = 4;
 
 /**
@@ -38,7 +38,7 @@ const MIN_ALTERNATIVE_LENGTH = 4;
 /**
  * The letters each character of a word might have been instead: its fixed look-alike (`SWAPS`, words
  * of `MIN_LENGTH` up) and the recognizer's runner-up there (`MIN_ALTERNATIVE`, words of
- * `MIN_ALTERNATIVE_LENGTH` up), the latter in the case of the letter it replaces ("UNCHANGEO" takes D
+ * `MIN_ALTERNATIVE_LENGTH` up), the latter in the case of the letter it replaces ("CONFIRMEO" takes D
  * whichever case the runner-up was).
  */
 function candidatesOf(chars: readonly string[], read: readonly RecognizedChar[]): string[][] {
@@ -80,8 +80,8 @@ function ligatureVariants(chars: readonly string[]): string[][] {
  * The English word an unknown run of letters was meant to be, one text per character read: when
  * one or two misread letters put back (l for i, o for e, n or h for m; or the letter the recognizer
  * itself found nearly as likely, `read[i].alternative`), or one ligature read as f spelled out, give
- * exactly one common word: "converslon" → "conversion", "resoarch" → "research", "AHOUNT" →
- * "AMOUNT", "UNCHANGEO" → "UNCHANGED" (D the runner-up), "coeffcients" → "coefficients" (the f's
+ * exactly one common word: "revlslon" → "revision", "moeting" → "meeting", "AHOUNT" →
+ * "AMOUNT", "CONFIRMEO" → "CONFIRMED" (D the runner-up), "benefts" → "benefits" (the f's
  * character becomes "fi"). Known words (names included), mixed case, short runs and anything
  * ambiguous are left as read.
  */
@@ -108,7 +108,7 @@ export function correctLookalikeWord(word: string, lexicon: EnglishLexicon): str
  * word (`correctedChars`). Character positions and confidences stay; only the changed characters'
  * text does.
  *
- * @example correctLookalikeLetters(reading, lexicon).text // "market research" for "markot resoarch"
+ * @example correctLookalikeLetters(reading, lexicon).text // "garden meeting" for "gardon moeting"
  */
 export function correctLookalikeLetters(reading: LineReading, lexicon: EnglishLexicon): LineReading {
   const texts = reading.chars.map((c) => c.text);
@@ -116,7 +116,7 @@ export function correctLookalikeLetters(reading: LineReading, lexicon: EnglishLe
   for (const { start, end } of wordRuns(texts)) {
     const piece = texts.slice(start, end);
     if (piece.some((t) => [...t].length !== 1)) continue;
-    // Punctuation around it ("markoting," "(resoarch)") is not part of the word.
+    // Punctuation around it ("budgot," "(revlslon)") is not part of the word.
     let first = start,
       last = end;
     while (first < last && !LATIN_LETTERS.test(texts[first])) first++;

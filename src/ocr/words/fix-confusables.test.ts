@@ -8,15 +8,15 @@ function read(text: string) {
 }
 
 test('0 and 1 inside words become O and L, o inside numbers becomes 0', () => {
-  assert.equal(read('GR0UND FL0OR'), 'GROUND FLOOR');
+  assert.equal(read('C0RNER SH0P'), 'CORNER SHOP');
   assert.equal(read('TOTA1 c10sed'), 'TOTAL closed');
-  // Two letters and two digits: as likely a code ("SB01") as a word ("BILL"); left alone.
+  // Two letters and two digits: as likely a code ("KW01") as a word ("BILL"); left alone.
   assert.equal(read('BI11'), 'BI11');
-  assert.equal(read('RM 4600o 433oo'), 'RM 46000 43300');
+  assert.equal(read('RM 5800o 317oo'), 'RM 58000 31700');
 });
 
 test('codes, numbers and plain words are left alone', () => {
-  for (const text of ['SB01', 'A1', '22A-1', 'INV-No.2003160418000001', '12.50', 'Room 101', 'dog', 'pH 7', '皖A5P237']) {
+  for (const text of ['KW01', 'A1', '31B-4', 'TKT-No.7305219946000002', '12.50', 'Room 101', 'dog', 'pH 7', '皖A5P237']) {
     assert.equal(read(text), text);
   }
 });
@@ -31,7 +31,7 @@ test('a plate keeps its digits between letters', () => {
 
 test('a form rule read as "_" between words becomes a space; empty fields and lone rules stay', () => {
   assert.equal(read('FOLLOWING NOTATIONS_WERE MADE:'), 'FOLLOWING NOTATIONS WERE MADE:');
-  assert.equal(read('New York,___NY 10017'), 'New York, NY 10017');
-  assert.equal(read('PHONE NUMBER:_(201)_698-1780'), 'PHONE NUMBER: (201) 698-1780');
+  assert.equal(read('Millbrook,___VT 05321'), 'Millbrook, VT 05321');
+  assert.equal(read('PHONE NUMBER:_(555)_014-2376'), 'PHONE NUMBER: (555) 014-2376');
   for (const text of ['Name:_____', '____ Date', '_', '___', 'a _ b', '']) assert.equal(read(text), text, text);
 });

@@ -8,9 +8,9 @@ const UPPER = /[A-Z]/;
 
 /**
  * PP-OCRv4's dictionary is mostly Chinese, and on Latin receipts and forms it often reads O as 0
- * and l as 1 inside words ("FL0OR", "TOTA1", "BI11") and the reverse inside numbers ("4600o").
+ * and l as 1 inside words ("SH0P", "TOTA1", "BI11") and the reverse inside numbers ("5800o").
  * Within one word, a 0/1 touching a letter in a word of letters becomes O/L, and o/O in a number
- * becomes 0. Case follows the neighbouring letters. Mixed codes ("SB01", "A1", "22A-1") keep their
+ * becomes 0. Case follows the neighbouring letters. Mixed codes ("KW01", "A1", "31B-4") keep their
  * digits: the rule needs at least twice as many letters as digits, and a digit run of one.
  */
 function fixWord(chars: string[]): string[] {
@@ -51,7 +51,7 @@ function isPlate(word: readonly string[]): boolean {
 
 /**
  * Forms print their fields on rules ("Name ______"), and PP-OCRv4 reads the rule under a gap
- * between words as `_`: "notations_were", "york,_ny". Underscores inside a word (text on both
+ * between words as `_`: "notations_were", "millbrook,_vt". Underscores inside a word (text on both
  * sides) become one space, as a reader (and Google Vision) sees the words; leading and trailing
  * ones (an empty field) stay. The cost: snake_case identifiers in screenshots lose their `_`.
  */

@@ -6,9 +6,9 @@ import { withChars } from './reading-chars.ts';
 
 /** One-letter English words; every other single letter is a piece of something. */
 const ONE_LETTER_WORDS = new Set(['a', 'i']);
-/** Most pieces one word is rebuilt from ("a d jus tment" → "adjustment"). */
+/** Most pieces one word is rebuilt from ("r e imbur sement" → "reimbursement"). */
 const MAX_PIECES = 4;
-/** Merges shorter than this must give a common word ("l ot" → "lot"), not just a known one ("s r" → "sr"). */
+/** Merges shorter than this must give a common word ("u nit" → "unit"), not just a known one ("s r" → "sr"). */
 const SHORT_MERGE = 5;
 /** Short words a misplaced space most often leaves in pieces, too short for the common-word list to vouch for. */
 const SHORT_WORDS = new Set([
@@ -40,7 +40,7 @@ const LEADING_MARKS = /^[^\p{L}\p{N}]+/u;
 const TRAILING_MARKS = /[^\p{L}\p{N}]+$/u;
 /** A cut leaves no part shorter than this unless it is one of `SHORT_WORDS`. */
 const MIN_PART = 3;
-/** Shorter runs are too often abbreviations and codes ("ITEMNO", "QTY") to second-guess. */
+/** Shorter runs are too often abbreviations and codes ("ITEMNO", "SKU") to second-guess. */
 const MIN_TWO_WORDS = 7;
 
 function isPart(part: string, lexicon: EnglishLexicon): boolean {
@@ -50,7 +50,7 @@ function isPart(part: string, lexicon: EnglishLexicon): boolean {
 /** Where to cut a run of letters that is no English word into two common ones, or undefined unless exactly one cut does. */
 export function twoWordCut(word: string, lexicon: EnglishLexicon): number | undefined {
   const lower = word.toLowerCase();
-  // Capitalised or mixed-case runs are mostly names ("Newport", "iPhone"), not two words.
+  // Capitalised or mixed-case runs are mostly names ("Oakridge", "iPhone"), not two words.
   if (word.length < MIN_TWO_WORDS || (word !== word.toUpperCase() && word !== lower) || lexicon.known.has(lower)) return undefined;
   const cuts: number[] = [];
   for (let i = 2; i <= lower.length - 2; i++) if (isPart(lower.slice(0, i), lexicon) && isPart(lower.slice(i), lexicon)) cuts.push(i);
@@ -75,7 +75,7 @@ export interface PieceJoin {
  */
 export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexicon): PieceJoin {
   for (let k = Math.min(MAX_PIECES, pieces.length); k >= 2; k--) {
-    // Punctuation before the first piece or after the last is no part of the word ("(Exc luding GST)").
+    // Punctuation before the first piece or after the last is no part of the word ("(Deliv ery extra)").
     const lead = LEADING_MARKS.exec(pieces[0])?.[0].length ?? 0;
     const trail = TRAILING_MARKS.exec(pieces[k - 1])?.[0].length ?? 0;
     const part = pieces.slice(0, k).map((p, i) => p.slice(i === 0 ? lead : 0, i === k - 1 ? p.length - trail : p.length));
@@ -84,8 +84,8 @@ export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexic
     if (!part.every((p) => LATIN_LETTERS.test(p)) || !hasOneWordCase(word)) continue;
     if (part.every((p) => isWordOnItsOwn(p.toLowerCase(), lexicon))) continue;
     if (lower.length < SHORT_MERGE ? lexicon.common.has(lower) : lexicon.known.has(lower)) return { pieces: k };
-    // Two words with the space in the wrong place ("inpu tt ax" → "input tax"). A cut where a space
-    // already is ("r equired to") is no misplaced space.
+    // Two words with the space in the wrong place ("pape rc up" → "paper cup"). A cut where a space
+    // already is ("p lease sign") is no misplaced space.
     const cut = twoWordCut(word, lexicon);
     const boundaries = part.slice(0, -1).map((_, i) => part.slice(0, i + 1).join('').length);
     if (cut !== undefined && !boundaries.includes(cut)) return { pieces: k, cut: lead + cut };
@@ -95,13 +95,13 @@ export function piecesOfOneWord(pieces: readonly string[], lexicon: EnglishLexic
 
 /**
  * Ink-measured word gaps (`word-gaps.ts`) split words where letter-spaced print leaves a wide blank
- * inside them: the cells of narrow letters in monospace and dot-matrix receipts ("whol emeal",
- * "r equired", "restauran t", "a d jus tment"). Neighbouring pieces that together make an English
- * word, when at least one of them is no word on its own, are joined again ("TAX INVOICE" and
- * "in voice" stay: every piece is a word); pieces of two words with the space misplaced ("inpu tt
- * ax") get one space, where it belongs ("input tax"). Character positions are kept; only spaces move.
+ * inside them: the cells of narrow letters in monospace and dot-matrix receipts ("marmal ade",
+ * "p lease", "discoun t", "r e imbur sement"). Neighbouring pieces that together make an English
+ * word, when at least one of them is no word on its own, are joined again ("SALE PRICE" and
+ * "car pet" stay: every piece is a word); pieces of two words with the space misplaced ("pape rc
+ * up") get one space, where it belongs ("paper cup"). Character positions are kept; only spaces move.
  *
- * @example joinSplitWords(reading, lexicon).text // "wholemeal bread" for "whol emeal bread"
+ * @example joinSplitWords(reading, lexicon).text // "marmalade toast" for "marmal ade toast"
  */
 export function joinSplitWords(reading: LineReading, lexicon: EnglishLexicon): LineReading {
   const chars = reading.chars;

@@ -13,8 +13,8 @@ const reading = (text: string): LineReading => ({
 test('the stage runs its fixes in order: rules and digits within words, then the lexicon', async () => {
   const context = { lexicon: await loadEnglishLexicon() };
   assert.deepEqual(
-    fixText([reading('r equired to inpu tt ax'), reading('NOTATIONS_WERE MADE'), reading('TOTA1 4600o')], context).map((r) => r.text),
-    ['required to input tax', 'NOTATIONS WERE MADE', 'TOTAL 46000'],
+    fixText([reading('p lease pass the pape rc up'), reading('NOTATIONS_WERE MADE'), reading('TOTA1 5800o')], context).map((r) => r.text),
+    ['please pass the paper cup', 'NOTATIONS WERE MADE', 'TOTAL 58000'],
   );
   assert.deepEqual(TEXT_FIXES.map((f) => f.name).slice(0, 1), ['word-gaps']);
   assert.equal(new Set(TEXT_FIXES.map((f) => f.name)).size, TEXT_FIXES.length, 'names are unique (ablation keys)');
@@ -22,21 +22,21 @@ test('the stage runs its fixes in order: rules and digits within words, then the
 
 test('a fix left out (ablation) changes nothing else; the lexicon applies only without other languages', async () => {
   const lexicon = await loadEnglishLexicon();
-  assert.equal(fixText([reading('whol emeal')], { lexicon }, new Set(['join-split-words']))[0].text, 'whol emeal');
+  assert.equal(fixText([reading('marmal ade')], { lexicon }, new Set(['join-split-words']))[0].text, 'marmal ade');
   assert.equal(fixText([reading('TOTA1')], { lexicon }, new Set(['join-split-words']))[0].text, 'TOTAL');
   assert.equal(textFixContext({ languageHints: ['de'] }, lexicon).lexicon, undefined);
   assert.equal(textFixContext({ languageHints: ['en-GB'] }, lexicon).lexicon, lexicon);
-  assert.equal(fixText([reading('whol emeal')], textFixContext({ languageHints: ['fr'] }, lexicon))[0].text, 'whol emeal');
+  assert.equal(fixText([reading('marmal ade')], textFixContext({ languageHints: ['fr'] }, lexicon))[0].text, 'marmal ade');
   // A line found to be French on an unhinted page keeps its words; an English one beside it is fixed.
   assert.deepEqual(
     fixText(
       [
         { ...reading('ne plongez jam aisle socle'), language: 'fr' },
-        { ...reading('whol emeal'), language: 'en' },
+        { ...reading('marmal ade'), language: 'en' },
       ],
       { lexicon },
     ).map((r) => r.text),
-    ['ne plongez jam aisle socle', 'wholemeal'],
+    ['ne plongez jam aisle socle', 'marmalade'],
   );
 });
 

@@ -40,11 +40,11 @@ const isSpace = (t: string) => t.trim() === '';
 
 /**
  * Word gaps the recognizer missed, found in the picture: PP-OCRv4's Chinese recognizer drops spaces
- * between Latin words ("TAXINVOICE"). On the crop the recognizer read, the blank column runs between
+ * between Latin words ("GIFTVOUCHER"). On the crop the recognizer read, the blank column runs between
  * two characters' CTC peaks are measured in text heights; letter gaps of a line form one group and
  * word gaps are clearly wider (≥ `minGap` and ≥ the line's median letter gap + `overMedian`, more
  * next to narrow glyphs whose cell is mostly blank in monospace print). A space is inserted at such
- * a gap, except next to CJK characters; none goes before the separator of a number ("1.35"), and one
+ * a gap, except next to CJK characters; none goes before the separator of a number ("1.48"), and one
  * after its point must be twice as wide. The recognizer's own spaces stand: dropping those the ink
  * did not confirm lost more words than it mended (sign lettering, form fields; docs/decisions.md).
  * Word edges move to the ink: a word's first character starts where its ink starts and its last ends
@@ -86,14 +86,14 @@ const MIN_SEPARATED_SHARE = 0.3;
 const DIGIT = /^\p{Nd}$/u;
 const SEPARATOR = /^[.,]$/u;
 
-/** After a point between digits, a word gap must be this many times as wide: "29. 70" is one price, "1. 2012-0029" a numbered item. */
+/** After a point between digits, a word gap must be this many times as wide: "64. 75" is one price, "1. 3071-0042" a numbered item. */
 const AFTER_DECIMAL_POINT = 2;
 
 type Glyphs = ReadonlyArray<{ c: RecognizedChar }>;
 const textAt = (glyphs: Glyphs, k: number) => glyphs[k]?.c.text ?? '';
 
 /**
- * Whether glyph `j` is a decimal or thousands separator between two digits ("1.35", "1,382"): no word
+ * Whether glyph `j` is a decimal or thousands separator between two digits ("1.48", "1,716"): no word
  * gap goes before it. Tabular figures set a narrow "1" in a full-width cell, so the blank after it
  * looks like a word gap, but no word starts with the separator of a number.
  */
@@ -101,7 +101,7 @@ function separatesNumber(glyphs: Glyphs, j: number): boolean {
   return DIGIT.test(textAt(glyphs, j - 1)) && SEPARATOR.test(textAt(glyphs, j)) && DIGIT.test(textAt(glyphs, j + 1));
 }
 
-/** Whether glyph `j` is a digit right after a point that follows a digit ("29.|70"). */
+/** Whether glyph `j` is a digit right after a point that follows a digit ("64.|75"). */
 function afterDecimalPoint(glyphs: Glyphs, j: number): boolean {
   return DIGIT.test(textAt(glyphs, j - 2)) && textAt(glyphs, j - 1) === '.' && DIGIT.test(textAt(glyphs, j));
 }

@@ -66,7 +66,7 @@ const isSpace = (s: string) => s.trim() === '';
  * better (its letters are right on photos where Tesseract misreads half of them) but its
  * dictionary has almost no diacritics, Tesseract's `vie`/`fra`/… models have them all: so PP's
  * letters, positions and case, each decorated with Tesseract's marks where the two align on the
- * same base letter (`NGUYEN` + `NgUYỄN` → `NGUYỄN`), plus the word spaces Tesseract found and PP
+ * same base letter (`NGHIEM` + `NgHIÊM` → `NGHIÊM`), plus the word spaces Tesseract found and PP
  * ran together. Tesseract's line is taken whole when the two agree on nearly every letter and
  * Tesseract is confident (clean print), or when Tesseract is the surer of the two and either
  * nearly certain itself or facing an unsure PP-OCR.
@@ -83,7 +83,7 @@ export function fuseDiacritics(pp: LineReading, ts: LineReading): LineReading {
   const agreed = steps.filter(([i, j]) => i >= 0 && j >= 0 && ppBases[i] === tsBases[j] && !isSpace(ppBases[i])).length;
   const agreement = agreed / Math.max(1, letters(ppBases), letters(tsBases));
   if (agreement >= AGREEMENT_FOR_TESSERACT && ts.confidence >= CONFIDENCE_FOR_TESSERACT) {
-    // Tesseract's letters, in PP-OCR's case (PP-OCR gets capitals right on signs: `NgUYỄN` → `NGUYỄN`).
+    // Tesseract's letters, in PP-OCR's case (PP-OCR gets capitals right on signs: `NgHIÊM` → `NGHIÊM`).
     const ppAt = new Map(steps.filter(([i, j]) => i >= 0 && j >= 0 && ppBases[i] === tsBases[j]).map(([i, j]) => [j, pp.chars[i].text]));
     const chars = ts.chars.map((c, j) =>
       ppAt.has(j) && !SAME_SHAPE_CASES.test(baseLetter(c.text)) ? { ...c, text: withCaseOf(c.text, ppAt.get(j)!).normalize('NFC') } : c,
