@@ -35,6 +35,7 @@ test('hints match on language + script, region aliases, deprecated codes and the
     ['ar-EG', 'ar'],
     ['vi', 'vi'],
     ['xx', undefined],
+    ['und', undefined],
     ['klingon', undefined],
     ['', undefined],
   ];
@@ -56,6 +57,7 @@ test('a Latin-script hint names its language, in the catalogue or not', (t: Test
     ['zh-Hant', undefined],
     ['el', undefined],
     ['xx', undefined],
+    ['und', undefined],
     ['en_US', undefined],
     ['a'.repeat(10_000), undefined],
   ];
