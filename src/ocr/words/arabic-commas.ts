@@ -9,11 +9,12 @@ const CLOSE_QUOTE = '»';
 
 /**
  * Tesseract's Arabic model (`ara`, tessdata_best) has no Arabic comma (U+060C) among its classes, the
- * most frequent mark in Arabic prose, so it reads each one as the nearest mark it has: the Arabic
- * semicolon, or a closing guillemet (tesseract-ocr/tesseract#1217, #2047). On ocr-dev's Arabic lines
- * every one of the 36 commas came back so, and no line holds a true semicolon. A line read by that model
- * gets its commas back: every `؛`, and every `»` that closes no `«` before it on the line. A real
- * semicolon becomes a comma: it is the rarer mark by far, and the model cannot tell them apart.
+ * most frequent mark in Arabic prose, so it reads each one as a mark it has (tesseract-ocr/tesseract#1217,
+ * #2047): on ocr-dev's Arabic lines each of the 36 commas came back as the Arabic semicolon, a closing
+ * guillemet, a word-final hamza or nothing, and no line holds a true semicolon. A line read by that model
+ * gets its commas back where the mark can mean nothing else: every `؛`, and every `»` that closes no `«`
+ * before it on the line (a hamza also ends real words: شيء). A real semicolon becomes a comma: it is the
+ * rarer mark by far, and the model cannot tell them apart.
  */
 export function arabicCommas(reading: LineReading): LineReading {
   if (reading.language === undefined || findLanguage(reading.language)?.traineddata !== 'ara') return reading;
