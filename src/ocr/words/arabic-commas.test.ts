@@ -12,6 +12,12 @@ test("the marks Tesseract's Arabic model reads for a comma become the comma", ()
   assert.equal(read('كتب الرسالة» وأرسلها» ونام', 'ar').text, 'كتب الرسالة، وأرسلها، ونام');
 });
 
+test('a hamza ending a word after ha or ta marbuta is the comma; after other letters it is a letter', () => {
+  assert.equal(read('قرأ الكتابهء ثم نام', 'ar').text, 'قرأ الكتابه، ثم نام');
+  assert.equal(read('في المدرسةء وفي البيت', 'ar').text, 'في المدرسة، وفي البيت');
+  for (const text of ['هذا شيء جميل', 'جزء من الكتاب', 'هءلا']) assert.equal(read(text, 'ar').text, text);
+});
+
 test('a closing guillemet after an opening one stays a quotation mark', () => {
   assert.equal(read('قال « نعم » ثم سكت» وخرج', 'ar').text, 'قال « نعم » ثم سكت، وخرج');
 });
