@@ -262,3 +262,36 @@ test("a photo's doubtful line is read by both recognizers and the surer reading 
   assert.equal(kept.hanRuns, 1);
   assert.doesNotMatch(kept.reading.text, /\p{Script=Han}/u);
 });
+
+test("a leaning line of a Chinese image's photo is also read upright and the surer reading kept; upright lines and print are read once", async () => {
+  /** Bold plate-like print on green, sheared by `lean` columns per row and softened, with the quad of the whole image. */
+  const plate = async (lean: number) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="330" height="80"><rect width="100%" height="100%" fill="#2a5"/>
+      <text x="20" y="62" font-family="DejaVu Sans" font-weight="bold" font-size="56">KD40723</text></svg>`;
+    const png = await sharp(Buffer.from(svg)).affine([1, lean, 0, 1], { background: '#2a5' }).blur(1.2).png().toBuffer();
+    const image = await decodeImage(new Uint8Array(png));
+    const quad: Quad = [
+      { x: 0, y: 0 },
+      { x: image.width, y: 0 },
+      { x: image.width, y: image.height },
+      { x: 0, y: image.height },
+    ];
+    return { image, quad };
+  };
+  let hanRuns = 0;
+  const han = watched(models.han.model, () => hanRuns++);
+  const recognizer = createPaddleRecognizer({ latin: models.latin, han: { ...models.han, model: han } });
+  const read = async (lean: number, photo: boolean) => {
+    const { image, quad } = await plate(lean);
+    hanRuns = 0;
+    const [reading] = await recognizer.recognize(image, [quad], { languageHints: ['zh'], mode: 'text', photo });
+    const [once] = await recognizeLines(image, [quad], models.han.model, models.han.dictionary, { photo });
+    return { reading, once, runs: hanRuns };
+  };
+  const leaning = await read(0.6, true);
+  assert.equal(leaning.runs, 2);
+  assert.equal(leaning.reading.text, 'KD40723');
+  assert.ok(leaning.reading.confidence >= leaning.once.confidence);
+  assert.equal((await read(0, true)).runs, 1, 'an upright line is read once');
+  assert.equal((await read(0.6, false)).runs, 1, 'print is read once');
+});
