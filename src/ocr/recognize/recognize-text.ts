@@ -69,11 +69,11 @@ const MIN_LEAN_GAIN = 1.01;
 
 /**
  * A plate or sign seen from the side leans, and the Chinese recognizer drops or misreads leaning characters
- * ("皖AD19789" read without its 7). Such a line is read again from the quad with its lean undone
+ * (a plate read without one of its digits). Such a line is read again from the quad with its lean undone
  * (`stroke-lean.ts`) and the reading the recognizer is surer of is kept. ocr-dev's 11 plates: 9 read right
  * before, 10 after; the same plates sheared by −0.4, −0.25, 0.25 and 0.4 (44 images): 36 before, 38 after;
- * none lost. English lines do not get it: on signs the surer of the two was the wrong one as often as not
- * (scenes −0.1 on both splits, docs/decisions.md).
+ * none lost. English lines do not get it: on signs the surer of the two was often the wrong one (scenes −0.1
+ * on both splits, docs/decisions.md).
  */
 async function readUpright<R extends { confidence: number }>(
   reading: R,
