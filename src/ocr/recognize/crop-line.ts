@@ -10,6 +10,15 @@ export interface LineCrop {
   readonly rgb: Uint8Array;
 }
 
+/** The crop's luma (ITU-R BT.601 weights), rounded to 0–255: what binarisation and edge measures read. */
+export function greyOf(crop: LineCrop): Uint8Array {
+  const out = new Uint8Array(crop.width * crop.height);
+  for (let i = 0, j = 0; i < out.length; i += 1, j += 3) {
+    out[i] = (crop.rgb[j] * 299 + crop.rgb[j + 1] * 587 + crop.rgb[j + 2] * 114 + 500) / 1000;
+  }
+  return out;
+}
+
 /** Coefficients of the projective map of the unit square onto the quad (Heckbert, "Fundamentals of Texture Mapping", 1989). */
 function squareToQuad(q: Quad): { a: number; b: number; c: number; d: number; e: number; f: number; g: number; h: number } {
   const [p0, p1, p2, p3] = q;

@@ -1,4 +1,4 @@
-import type { LineCrop } from './crop-line.ts';
+import { greyOf, type LineCrop } from './crop-line.ts';
 
 /** A run of columns `[start, end)` of a line crop. */
 export interface ColumnRun {
@@ -69,13 +69,9 @@ export function otsuThreshold(histogram: ArrayLike<number>): number {
 export function inkProfile(crop: LineCrop): InkProfile | undefined {
   const { width, height, rgb } = crop;
   if (width < 2 || height < 2 || rgb.length < width * height * 3) return undefined;
-  const grey = new Uint8Array(width * height);
+  const grey = greyOf(crop);
   const histogram = new Float64Array(256);
-  for (let i = 0; i < grey.length; i++) {
-    const v = Math.round(0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + 0.114 * rgb[3 * i + 2]);
-    grey[i] = v;
-    histogram[v]++;
-  }
+  for (const v of grey) histogram[v]++;
   const t = otsuThreshold(histogram);
   let dark = 0,
     darkSum = 0,

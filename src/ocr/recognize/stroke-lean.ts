@@ -1,4 +1,4 @@
-import type { LineCrop } from './crop-line.ts';
+import { greyOf, type LineCrop } from './crop-line.ts';
 import type { Quad } from '../ocr-types.ts';
 
 /** Leans tried, in columns per row, up to `MAX_LEAN` either way. */
@@ -14,9 +14,8 @@ const EDGE_ROWS = 0.15;
  * Columns are smoothed by a binomial kernel, so that no shear gains from how its columns round.
  */
 export function strokeLean(crop: LineCrop): { lean: number; gain: number } {
-  const { width, height, rgb } = crop;
-  const grey = new Float32Array(width * height);
-  for (let i = 0; i < width * height; i++) grey[i] = 0.299 * rgb[i * 3] + 0.587 * rgb[i * 3 + 1] + 0.114 * rgb[i * 3 + 2];
+  const { width, height } = crop;
+  const grey = greyOf(crop);
   const middle = (height - 1) / 2;
   const margin = Math.ceil(MAX_LEAN * height) + 2;
   const columns = new Float64Array(width + 2 * margin);

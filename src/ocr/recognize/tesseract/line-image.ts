@@ -1,4 +1,4 @@
-import type { LineCrop } from '../crop-line.ts';
+import { greyOf, type LineCrop } from '../crop-line.ts';
 
 /** The image Tesseract reads, and how to map its pixel columns back to the crop. */
 export interface TesseractLineImage {
@@ -22,14 +22,6 @@ const MIN_CONTRAST = 24;
 const MIN_HEIGHT = 48;
 const MAX_HEIGHT = 128;
 const PAD_FRACTION = 0.25;
-
-function toGrey(crop: LineCrop): Uint8Array {
-  const out = new Uint8Array(crop.width * crop.height);
-  for (let i = 0, j = 0; i < out.length; i += 1, j += 3) {
-    out[i] = (crop.rgb[j] * 299 + crop.rgb[j + 1] * 587 + crop.rgb[j + 2] * 114 + 500) / 1000;
-  }
-  return out;
-}
 
 /** Otsu's threshold over the histogram (https://doi.org/10.1109/TSMC.1979.4310076). */
 function otsuThreshold(grey: Uint8Array): number {
@@ -117,7 +109,7 @@ function paperValue(grey: Uint8Array): number {
  * @example const { pgm, scale, pad } = toTesseractLineImage(cropLine(image, quad, 300, 40));
  */
 export function toTesseractLineImage(crop: LineCrop): TesseractLineImage {
-  let grey = toGrey(crop);
+  let grey = greyOf(crop);
   let lo = 255;
   let hi = 0;
   for (const v of grey) {
