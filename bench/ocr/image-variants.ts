@@ -37,19 +37,46 @@ const FORM_VARIANTS: readonly Variant[] = [
   { name: 'small', ext: 'png', make: (form, width) => form.resize(Math.round(width * 0.8)).png() },
 ];
 
+/**
+ * ocr-dev's receipts are flatbed scans; users also photograph them: on a dark table (the paper under half
+ * the frame, so the image counts as a photo) and in dim warm light (paper darker than a scan's).
+ */
+const RECEIPT_VARIANTS: readonly Variant[] = [
+  {
+    name: 'on-table',
+    ext: 'jpg',
+    make: (receipt, width) =>
+      receipt
+        .resize(Math.round(width * 0.8))
+        .extend(onTable(Math.round(width * 0.8)))
+        .jpeg({ quality: 80 }),
+  },
+  {
+    name: 'dim',
+    ext: 'jpg',
+    make: (receipt) => receipt.linear([0.55, 0.5, 0.4], [10, 8, 5]).jpeg({ quality: 80 }),
+  },
+];
+
+/** A dark brown margin around a receipt `width` wide, so that the paper is about 40 % of the frame. */
+function onTable(width: number) {
+  const side = Math.round(width * 0.45);
+  return { top: side, bottom: side, left: side, right: side, background: { r: 62, g: 46, b: 34 } };
+}
+
 /** Full pages of modern print (black letter is read by Tesseract whole, in its own order). */
 function isPage(r: OcrDevRecord): boolean {
   return r.kind === 'document' && r.fullText !== null && !isSingleLine(r) && r.script !== 'Fraktur';
 }
 
 function variantsOf(r: OcrDevRecord): readonly Variant[] {
-  return isPage(r) ? PAGE_VARIANTS : r.kind === 'form' ? FORM_VARIANTS : [];
+  return isPage(r) ? PAGE_VARIANTS : r.kind === 'form' ? FORM_VARIANTS : r.kind === 'receipt' ? RECEIPT_VARIANTS : [];
 }
 
 /**
- * The variants of the full pages and forms among `records`, written to a temporary directory (never into
+ * The variants of the full pages, forms and receipts among `records`, written to a temporary directory (never into
  * the repository) that goes when the process ends; each keeps its image's text and split, with `~half`,
- * `~sideways`, `~upside-down`, `~slant`, `~jpeg` or `~small` after its id.
+ * `~sideways`, `~upside-down`, `~slant`, `~jpeg`, `~small`, `~on-table` or `~dim` after its id.
  */
 export async function imageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-image-variants-'));

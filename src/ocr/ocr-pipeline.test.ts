@@ -17,13 +17,22 @@ import { fixText } from './words/text-fixes.ts';
 let models: OcrModels;
 let deps: OcrPipelineDeps;
 let lastLines: RecognizedLine[] = [];
+/** Whether the pipeline last asked the recognizer to read a photo's lines. */
+let lastPhoto: boolean | undefined;
 const TEXT: OcrOptions = { mode: 'text', languageHints: [] };
 
 before(async () => {
   models = await loadModels({ threads: 1 });
+  const recognizer = createPaddleRecognizer(models);
   deps = {
     models,
-    recognizer: createPaddleRecognizer(models),
+    recognizer: {
+      ...recognizer,
+      recognize: (image, quads, options) => {
+        lastPhoto = options?.photo;
+        return recognizer.recognize(image, quads, options);
+      },
+    },
     buildLayout: (lines, page) => {
       lastLines = lines;
       return buildLayout(lines, page);
@@ -85,6 +94,48 @@ test('a page is read the same way whichever feature asks: the image decides, not
     lastLines.map((l) => [l.text, l.confidence]),
     asText,
   );
+});
+
+test('a receipt photographed on a dark table is read as the scanned receipt is, not as a street photo', async () => {
+  const rows = Array.from(
+    { length: 20 },
+    (_, i) => `<text x="20" y="${40 + i * 32}" font-family="Liberation Mono" font-size="20">ITEM ${i + 1} QTY ${i + 2} ${i + 3}.50</text>`,
+  ).join('');
+  const receipt = await sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="760" height="760"><rect width="100%" height="100%" fill="white"/>${rows}</svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
+  const onTable = await sharp(receipt).extend({ top: 200, bottom: 200, left: 300, right: 300, background: '#3e2e22' }).png().toBuffer();
+  const read = async (bytes: Buffer) => {
+    await runOcr(new Uint8Array(bytes), deps, TEXT);
+    return { photo: lastPhoto, text: lastLines.map((l) => l.text) };
+  };
+  const scanned = await read(receipt);
+  assert.deepEqual(scanned.photo, false);
+  assert.equal(scanned.text.length, 20);
+  assert.deepEqual(await read(onTable), scanned);
+  // The street around it, without the receipt, is a photo.
+  const street = await sharp({ create: { width: 1360, height: 1160, channels: 3, background: '#3e2e22' } })
+    .png()
+    .toBuffer();
+  await read(
+    await sharp(street)
+      .composite([
+        {
+          input: Buffer.from(
+            `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="80"><rect width="100%" height="100%" fill="white"/><text x="20" y="55" font-family="Liberation Sans" font-size="40">EXIT 12</text></svg>`,
+          ),
+          left: 400,
+          top: 300,
+        },
+      ])
+      .png()
+      .toBuffer(),
+  );
+  assert.equal(lastPhoto, true);
 });
 
 test('an image decoded shrunk reports its page size and boxes in its original pixels', async () => {

@@ -9,7 +9,7 @@ import { turnImage, unturnQuads } from './recognize/page-turn.ts';
 import type { EnglishLexicon } from './words/english-lexicon.ts';
 import { latinLanguageOf } from './recognize/languages.ts';
 import type { OcrModels } from './models/models.ts';
-import { PAGE_MIN_PAPER, paperShare } from './decode/paper-share.ts';
+import { isPhoto, paperShare } from './decode/paper-share.ts';
 import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
 import type { RecognizedLine } from './recognize/recognized-line.ts';
 import type { LineReading, RecognizeOptions, Recognizer } from './recognize/recognizer.ts';
@@ -70,7 +70,7 @@ function toLines(quads: readonly Quad[], readings: readonly LineReading[], optio
   return read.flatMap((r) => (r.photo ? (checked[k++] ?? []) : [r.line]));
 }
 
-type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean; classified: number };
+type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean; classified: number; photo: boolean };
 
 /**
  * Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole).
@@ -80,16 +80,19 @@ type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean;
 async function detectAndRead(
   image: DecodedImage,
   deps: OcrPipelineDeps,
-  recognizeOptions: RecognizeOptions,
+  options: OcrOptions,
+  wholePaper: number,
   crop: boolean,
   lap: (stage: string) => void,
 ): Promise<Read> {
   const oriented = await detectAndOrient(image, deps, lap);
+  const photo = isPhoto(image, oriented.quads, wholePaper);
+  const recognizeOptions = { ...options, photo };
   const turns = crop ? 0 : oriented.turn;
-  if (turns === 0) return readLines(image, oriented, deps, recognizeOptions, crop);
+  if (turns === 0) return { ...(await readLines(image, oriented, deps, recognizeOptions, crop)), photo };
   const upright = await turnImage(image, turns);
   const read = await readLines(upright, await detectAndOrient(upright, deps, lap), deps, recognizeOptions, crop);
-  return { ...read, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
+  return { ...read, photo, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
 }
 
 async function detectAndOrient(image: DecodedImage, deps: OcrPipelineDeps, lap: (stage: string) => void): Promise<OrientedLines> {
@@ -110,7 +113,7 @@ async function readLines(
   deps: OcrPipelineDeps,
   recognizeOptions: RecognizeOptions,
   crop: boolean,
-): Promise<Read> {
+): Promise<Omit<Read, 'photo'>> {
   // A word or line crop on which nothing line-sized was found is read whole (below).
   const found = crop ? linesOfCrop(image, oriented.quads) : oriented.quads;
   const page = await deps.recognizer.readPage?.(image, found, recognizeOptions);
@@ -150,17 +153,17 @@ export async function runOcr(
   };
 
   const image = await decodeImage(bytes);
-  // What the image is decides how it is read; the feature asked for decides only what is dropped.
-  const photo = paperShare(image) < PAGE_MIN_PAPER;
-  const scene = options.mode === 'text' && photo;
+  // What the image is decides how it is read (`isPhoto`); the feature asked for decides only what is dropped.
+  const wholePaper = paperShare(image);
   lap('decode');
-  const recognizeOptions = { ...options, photo };
   const crop = isCrop(image);
-  // A line crop the recognizer reads whole (a script only Tesseract reads) needs no detection.
-  const direct = crop ? await deps.recognizer.readCrop?.(image, recognizeOptions) : undefined;
-  const { quads, readings, ordered, classified } = direct
-    ? { ...direct, ordered: false, classified: 0 }
-    : await detectAndRead(image, deps, recognizeOptions, crop, lap);
+  // A line crop the recognizer reads whole (a script only Tesseract reads) needs no detection; one line, its paper decides.
+  const cropPhoto = isPhoto(image, [], wholePaper);
+  const direct = crop ? await deps.recognizer.readCrop?.(image, { ...options, photo: cropPhoto }) : undefined;
+  const { quads, readings, ordered, classified, photo } = direct
+    ? { ...direct, ordered: false, classified: 0, photo: cropPhoto }
+    : await detectAndRead(image, deps, options, wholePaper, crop, lap);
+  const scene = options.mode === 'text' && photo;
   lap('recognize');
   const context = textFixContext(options, deps.lexicon);
   const fixed = fixText(readings, context);

@@ -1,3 +1,4 @@
+import type { Quad } from '../ocr-types.ts';
 import type { DecodedImage } from './decode-image.ts';
 
 /** Pixels read to judge an image (a grid of about this many, whatever its size). */
@@ -6,6 +7,34 @@ const SAMPLES = 10_000;
 const MIN_LIGHT = 150;
 const MAX_CHROMA = 40;
 
+type Region = { x0: number; y0: number; x1: number; y1: number };
+
+/** The RGB values of a grid of about `SAMPLES` pixels of `region`. */
+function samples(image: DecodedImage, region: Region): Uint8Array[] {
+  const { width, rgb } = image;
+  const step = Math.max(1, Math.sqrt(((region.x1 - region.x0) * (region.y1 - region.y0)) / SAMPLES));
+  const out: Uint8Array[] = [];
+  for (let y = region.y0 + step / 2; y < region.y1; y += step) {
+    const row = Math.floor(y) * width;
+    for (let x = region.x0 + step / 2; x < region.x1; x += step) {
+      const i = (row + Math.floor(x)) * 3;
+      out.push(rgb.subarray(i, i + 3));
+    }
+  }
+  return out;
+}
+
+function shareOfPaper(pixels: readonly ArrayLike<number>[], gain: readonly number[] = [1, 1, 1]): number {
+  let paper = 0;
+  for (const p of pixels) {
+    const r = Math.min(255, p[0] * gain[0]),
+      g = Math.min(255, p[1] * gain[1]),
+      b = Math.min(255, p[2] * gain[2]);
+    if (Math.min(r, g, b) > MIN_LIGHT && Math.max(r, g, b) - Math.min(r, g, b) < MAX_CHROMA) paper++;
+  }
+  return pixels.length === 0 ? 0 : paper / pixels.length;
+}
+
 /**
  * The share of the image that is plain light paper. Scans and photos of pages, receipts and forms
  * are mostly paper (87–100 % on ocr-dev's tune split); street photos hardly ever are (0–33 %).
@@ -13,23 +42,59 @@ const MAX_CHROMA = 40;
  * @example if (paperShare(image) >= PAGE_MIN_PAPER) // a document, whatever the client said
  */
 export function paperShare(image: DecodedImage): number {
-  const { width, height, rgb } = image;
-  const step = Math.max(1, Math.sqrt((width * height) / SAMPLES));
-  let paper = 0,
-    seen = 0;
-  for (let y = step / 2; y < height; y += step) {
-    const row = Math.floor(y) * width;
-    for (let x = step / 2; x < width; x += step) {
-      const i = (row + Math.floor(x)) * 3;
-      const r = rgb[i],
-        g = rgb[i + 1],
-        b = rgb[i + 2];
-      seen++;
-      if (Math.min(r, g, b) > MIN_LIGHT && Math.max(r, g, b) - Math.min(r, g, b) < MAX_CHROMA) paper++;
-    }
-  }
-  return seen === 0 ? 0 : paper / seen;
+  return shareOfPaper(samples(image, { x0: 0, y0: 0, x1: image.width, y1: image.height }));
 }
 
 /** At least this share of paper: the image is a page, and its words are text however faintly read. */
 export const PAGE_MIN_PAPER = 0.5;
+
+/** A block of at least this many lines can be a page on its own; ocr-dev's street photos hold 1–12, its receipts and forms 18–167. */
+const PAGE_MIN_LINES = 16;
+/** The white point: this quantile of each channel inside the text's region. */
+const WHITE_QUANTILE = 0.95;
+/** Darker than this white point, the region is no paper however it is lit. */
+const MIN_WHITE = 64;
+
+/**
+ * A photo, not a page: less than half of it is paper, and its lines are not a block of many lines on
+ * paper of their own (a receipt photographed on a table, a page in dim warm light: `paperShareUnder`).
+ * A photo's lines are read as scene text (`recognize-text.ts`) and, in TEXT_DETECTION, lose their doubtful words.
+ *
+ * @example const photo = isPhoto(image, detectedQuads);
+ */
+export function isPhoto(image: DecodedImage, quads: readonly Quad[], wholePaper = paperShare(image)): boolean {
+  if (wholePaper >= PAGE_MIN_PAPER) return false;
+  return quads.length < PAGE_MIN_LINES || paperShareUnder(image, quads) < PAGE_MIN_PAPER;
+}
+
+/**
+ * The share of paper in the region the lines cover, with its white point (each channel's 95th
+ * percentile there) taken as white: a receipt photographed on a table, or a page in dim warm light,
+ * is paper where its lines are, though little of the frame is light grey. Only for a block of many
+ * lines (`PAGE_MIN_LINES`): in a street photo the brightest surface around a few signs is no paper.
+ *
+ * @example if (paperShareUnder(image, quads) >= PAGE_MIN_PAPER) // the lines are printed on paper
+ */
+export function paperShareUnder(image: DecodedImage, quads: readonly Quad[]): number {
+  if (quads.length === 0) return 0;
+  const xs = quads.flatMap((q) => q.map((p) => p.x));
+  const ys = quads.flatMap((q) => q.map((p) => p.y));
+  const clamp = (v: number, max: number) => Math.min(max, Math.max(0, v));
+  const region = {
+    x0: clamp(Math.min(...xs), image.width),
+    y0: clamp(Math.min(...ys), image.height),
+    x1: clamp(Math.max(...xs), image.width),
+    y1: clamp(Math.max(...ys), image.height),
+  };
+  const pixels = samples(image, region);
+  if (pixels.length === 0) return 0;
+  const white = [0, 1, 2].map((c) => {
+    const values = pixels.map((p) => p[c]).sort((a, b) => a - b);
+    return values[Math.floor((values.length - 1) * WHITE_QUANTILE)];
+  });
+  if (Math.min(...white) < MIN_WHITE) return 0;
+  return shareOfPaper(
+    pixels,
+    white.map((w) => 255 / w),
+  );
+}
