@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Quad } from '../ocr-types.ts';
-import { identifyLanguages } from './identify-language.ts';
+import { identifyLanguages, tellLines } from './identify-language.ts';
 
 /** One line per row, 40 px apart, as a page's detector boxes. */
 const rows = (n: number): Quad[] =>
@@ -50,4 +50,14 @@ test('English pages, short texts and other languages are left alone', () => {
   ];
   assert.deepEqual(identifyLanguages(malay, rows(3)), [undefined, undefined, undefined]);
   assert.deepEqual(identifyLanguages([], []), []);
+});
+
+test('lines told among given languages: long lines on their own, short ones as their nearest told line, none when none is long', () => {
+  const texts = [
+    'La biblioteca permanecera cerrada el sabado por la mudanza.',
+    'Gracias',
+    'A biblioteca estara fechada no sabado e ja nao abrira antes.',
+  ];
+  assert.deepEqual(tellLines(texts, rows(3), ['spa', 'por', 'deu']), ['spa', 'spa', 'por']);
+  assert.deepEqual(tellLines(['Gracias', 'Obrigado'], rows(2), ['spa', 'por']), [undefined, undefined]);
 });

@@ -36,18 +36,25 @@ const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
  */
 export function identifyLanguages(texts: readonly string[], quads: readonly Quad[]): Array<string | undefined> {
   const page = texts.join('\n');
-  const none = texts.map(() => undefined);
-  if (letterCount(page) < PAGE_MIN_LETTERS || !ACCENTED_LATIN.has(franc(page))) return none;
-  const told = texts.map((t) => {
-    if (letterCount(t) < LINE_MIN_LETTERS) return undefined;
-    const code = franc(t, { only: CANDIDATES, minLength: 1 });
-    return code === 'eng' ? 'en' : ACCENTED_LATIN.get(code);
-  });
+  if (letterCount(page) < PAGE_MIN_LETTERS || !ACCENTED_LATIN.has(franc(page))) return texts.map(() => undefined);
+  return tellLines(texts, quads, CANDIDATES).map((code) => (code === 'eng' ? 'en' : code && ACCENTED_LATIN.get(code)));
+}
+
+/**
+ * Each line's language among `candidates` (ISO 639-3, as franc and Tesseract's model names spell
+ * them): a line of at least `LINE_MIN_LETTERS` letters on its own, a shorter one as its nearest
+ * told line; all `undefined` when no line is long enough. The caller knows the page is in these
+ * languages (its hints, or `identifyLanguages`' look at the whole page).
+ *
+ * @example tellLines(['Il museo resterà chiuso lunedì per lavori di manutenzione.', 'Grazie'], quads, ['ita', 'spa']) // ['ita', 'ita']
+ */
+export function tellLines(texts: readonly string[], quads: readonly Quad[], candidates: readonly string[]): Array<string | undefined> {
+  const told = texts.map((t) => (letterCount(t) < LINE_MIN_LETTERS ? undefined : franc(t, { only: [...candidates], minLength: 1 })));
   const centres = quads.map(quadCentre);
-  const known = told.flatMap((l, i) => (l === undefined ? [] : [i]));
-  if (known.length === 0) return none;
+  const known = told.flatMap((l, i) => (l === undefined || l === 'und' ? [] : [i]));
+  if (known.length === 0) return texts.map(() => undefined);
   return told.map((l, i) => {
-    if (l !== undefined) return l;
+    if (l !== undefined && l !== 'und') return l;
     const nearest = known.reduce((best, k) => (distance(centres[k], centres[i]) < distance(centres[best], centres[i]) ? k : best));
     return told[nearest];
   });

@@ -99,6 +99,26 @@ test('a page in French and German read without a hint gets its accents back, lin
   t.assert.equal((await run(english, [])).result.locale, 'en');
 });
 
+test('a page hinted with several Latin languages reads each line in its own language, with its own accents', async (t: TestContext) => {
+  const bytes = await page([
+    'La biblioteca permanecerá cerrada el',
+    'sábado por la mudanza de los archivos.',
+    'A biblioteca estará fechada no sábado',
+    'e já não abrirá antes de segunda-feira.',
+    'Die Bibliothek bleibt am Samstag wegen',
+    'des Umzugs der Archive geschlossen.',
+  ]);
+  const { result } = await run(bytes, ['de', 'es', 'pt']);
+  t.assert.match(result.text, /permanecerá/);
+  t.assert.match(result.text, /estará/);
+  t.assert.match(result.text, /já não abrirá/);
+  const languages = result.page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.languages.map((l) => l.languageCode)));
+  t.assert.ok(
+    ['es', 'pt', 'de'].every((code) => languages.includes(code)),
+    JSON.stringify(languages),
+  );
+});
+
 test('an Arabic hint reads right to left: logical order, first word boxed at the right', async (t: TestContext) => {
   const { result } = await run(await page(['السلام عليكم يا أصدقاء']), ['ar']);
   t.assert.match(result.text, /السلام عليكم/);

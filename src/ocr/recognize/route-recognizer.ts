@@ -1,9 +1,9 @@
-import { cropLine } from './crop-line.ts';
+import { cropLine, type LineCrop } from './crop-line.ts';
 import { imageQuad, quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
-import { identifyLanguages } from './identify-language.ts';
+import { identifyLanguages, tellLines } from './identify-language.ts';
 import { inkProfile } from './ink-profile.ts';
-import { findLanguage, isLanguageInstalled, type Language } from './languages.ts';
+import { findLanguage, isLanguageInstalled, LANGUAGES, type Language } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
 import type { LineReading, Recognizer, RecognizeOptions } from './recognizer.ts';
 import { fuseDiacritics } from './tesseract/fuse-diacritics.ts';
@@ -38,8 +38,9 @@ export const MAX_TESSERACT_PASSES = 3;
  * Which recognizers read an image, from its language hints. No hints: PP-OCR alone, as Google
  * auto-detects (its characters give `locale`). Hinted languages PP-OCR covers (en, zh): PP-OCR.
  * The rest: Tesseract with the language's model; Latin-script languages share one pass
- * (`deu+fra`, plus `eng` when English is hinted too) that is fused with PP-OCR, every other script
- * gets its own pass. Hints whose model is not installed are ignored (validation refuses them first).
+ * (`deu+fra`, plus `eng` when English is hinted too) that is fused with PP-OCR and reads each line
+ * with the model of the language it is in (`readInOwnLanguage`), every other script gets its own
+ * pass. Hints whose model is not installed are ignored (validation refuses them first).
  *
  * @example planRecognition(['vi']) // { paddle: true, paddleAlone: false, tesseract: [{ traineddata: ['vie'], latin: true, … }] }
  */
@@ -218,7 +219,12 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
       const paddle = raw.map((r) => refineWordGapsOnInk(r, r.ink));
       const crops = lines.map((q) => cropForTesseract(image, q));
       const passes: LineReading[][] = [];
-      for (const pass of plan.tesseract) passes.push(await deps.tesseract.recognizeLines(crops, pass.traineddata));
+      for (const pass of plan.tesseract)
+        passes.push(
+          pass.latin && pass.traineddata.length > 1
+            ? await readInOwnLanguage(crops, pass.traineddata, paddle, lines, deps.tesseract)
+            : await deps.tesseract.recognizeLines(crops, pass.traineddata),
+        );
       const latinPass = plan.tesseract.some((p) => p.latin);
       return lines.map((_, i) => {
         const candidates: Array<{ reading: LineReading; score: number }> = [];
@@ -226,13 +232,53 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
         plan.tesseract.forEach((pass, p) => {
           const own = passes[p][i];
           const reading = pass.latin ? fuseDiacritics(paddle[i], own) : own;
-          candidates.push({ reading: { ...reading, language: pass.language.code }, score: scriptScore(reading, pass.language.script) });
+          const language = own.language ?? pass.language.code;
+          candidates.push({ reading: { ...reading, language }, score: scriptScore(reading, pass.language.script) });
         });
         // Ties go to the later, language-specific reading.
         return candidates.reduce((best, c) => (c.score >= best.score ? c : best)).reading;
       });
     },
   };
+}
+
+/** The catalogue code of a Tesseract model's language (`eng`: English, which PP-OCR reads alone otherwise). */
+function languageOfModel(traineddata: string): string | undefined {
+  return traineddata === 'eng' ? 'en' : LANGUAGES.find((l) => l.traineddata === traineddata)?.code;
+}
+
+/**
+ * Lines of a page hinted with several Latin-script languages (a leaflet in six), each read by its
+ * own language's model: one pass of all the models together mixes their accents (Spanish and
+ * Portuguese "á" read as German "ä"). Each line's language is told among the hinted ones from
+ * PP-OCR's words (`tellLines`); where none can be told (no line long enough), all the models read together.
+ */
+async function readInOwnLanguage(
+  crops: readonly LineCrop[],
+  traineddata: readonly string[],
+  paddle: readonly LineReading[],
+  lines: readonly Quad[],
+  tesseract: TesseractRecognizer,
+): Promise<LineReading[]> {
+  const told = tellLines(
+    paddle.map((r) => r.text),
+    lines,
+    traineddata,
+  );
+  if (told.every((code) => code === undefined)) return tesseract.recognizeLines(crops, traineddata);
+  const readings: LineReading[] = new Array(crops.length);
+  for (const code of new Set(told)) {
+    const indices = told.flatMap((c, i) => (c === code ? [i] : []));
+    const own = await tesseract.recognizeLines(
+      indices.map((i) => crops[i]),
+      [code!],
+    );
+    const language = languageOfModel(code!);
+    indices.forEach((i, k) => {
+      readings[i] = language ? { ...own[k], language } : own[k];
+    });
+  }
+  return readings;
 }
 
 /**
