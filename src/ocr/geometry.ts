@@ -94,6 +94,19 @@ export function distance(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
+/** The gap between two quads' upright bounding boxes (0 where they overlap): how near two lines are, whatever their lengths. */
+export function quadGap(a: Quad, b: Quad): number {
+  const box = (q: Quad) => ({
+    x0: Math.min(q[0].x, q[1].x, q[2].x, q[3].x),
+    x1: Math.max(q[0].x, q[1].x, q[2].x, q[3].x),
+    y0: Math.min(q[0].y, q[1].y, q[2].y, q[3].y),
+    y1: Math.max(q[0].y, q[1].y, q[2].y, q[3].y),
+  });
+  const p = box(a);
+  const q = box(b);
+  return Math.hypot(Math.max(0, p.x0 - q.x1, q.x0 - p.x1), Math.max(0, p.y0 - q.y1, q.y0 - p.y1));
+}
+
 /** The mean of the quad's corners. */
 export function quadCentre(q: Quad): Point {
   return { x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 };

@@ -61,3 +61,21 @@ test('lines told among given languages: long lines on their own, short ones as t
   assert.deepEqual(tellLines(texts, rows(3), ['spa', 'por', 'deu']), ['spa', 'spa', 'por']);
   assert.deepEqual(tellLines(['Gracias', 'Obrigado'], rows(2), ['spa', 'por']), [undefined, undefined]);
 });
+
+test('a heading too short to tell takes the language of the paragraph it sits closest to, not the nearest centre', () => {
+  const box = (x0: number, y0: number, x1: number, y1: number): Quad => [
+    { x: x0, y: y0 },
+    { x: x1, y: y0 },
+    { x: x1, y: y1 },
+    { x: x0, y: y1 },
+  ];
+  const texts = [
+    'Wir entschuldigen uns fur die Unannehmlichkeiten und danken',
+    'Ihnen fur Ihr Verstandnis und Ihre Geduld.',
+    'Francais',
+    'Le musee sera ferme lundi pour des travaux d entretien et de nettoyage.',
+  ];
+  // The German paragraph's short last line ends above the heading; the French paragraph starts just below it.
+  const quads = [box(100, 0, 1500, 30), box(100, 40, 700, 70), box(100, 110, 260, 145), box(100, 155, 1500, 185)];
+  assert.deepEqual(tellLines(texts, quads, ['deu', 'fra']), ['deu', 'deu', 'fra', 'fra']);
+});

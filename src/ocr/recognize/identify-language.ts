@@ -1,5 +1,5 @@
 import { franc } from 'franc-min';
-import { distance, quadCentre } from '../geometry.ts';
+import { quadGap } from '../geometry.ts';
 import type { Quad } from '../ocr-types.ts';
 
 /**
@@ -50,12 +50,12 @@ export function identifyLanguages(texts: readonly string[], quads: readonly Quad
  */
 export function tellLines(texts: readonly string[], quads: readonly Quad[], candidates: readonly string[]): Array<string | undefined> {
   const told = texts.map((t) => (letterCount(t) < LINE_MIN_LETTERS ? undefined : franc(t, { only: [...candidates], minLength: 1 })));
-  const centres = quads.map(quadCentre);
   const known = told.flatMap((l, i) => (l === undefined || l === 'und' ? [] : [i]));
   if (known.length === 0) return texts.map(() => undefined);
+  // Nearest by the gap between the lines, not their centres: a heading sits closest to the paragraph it introduces.
   return told.map((l, i) => {
     if (l !== undefined && l !== 'und') return l;
-    const nearest = known.reduce((best, k) => (distance(centres[k], centres[i]) < distance(centres[best], centres[i]) ? k : best));
+    const nearest = known.reduce((best, k) => (quadGap(quads[k], quads[i]) < quadGap(quads[best], quads[i]) ? k : best));
     return told[nearest];
   });
 }
