@@ -1,4 +1,5 @@
 import { greyOf, type LineCrop } from '../crop-line.ts';
+import { otsuThreshold } from '../ink-profile.ts';
 
 /** The image Tesseract reads, and how to map its pixel columns back to the crop. */
 export interface TesseractLineImage {
@@ -23,37 +24,14 @@ const MIN_HEIGHT = 48;
 const MAX_HEIGHT = 128;
 const PAD_FRACTION = 0.25;
 
-/** Otsu's threshold over the histogram (https://doi.org/10.1109/TSMC.1979.4310076). */
-function otsuThreshold(grey: Uint8Array): number {
-  const hist = new Float64Array(256);
-  for (const v of grey) hist[v] += 1;
-  let sum = 0;
-  for (let v = 0; v < 256; v += 1) sum += v * hist[v];
-  let sumB = 0;
-  let weightB = 0;
-  let best = 0;
-  let threshold = 127;
-  for (let t = 0; t < 256; t += 1) {
-    weightB += hist[t];
-    if (weightB === 0) continue;
-    const weightF = grey.length - weightB;
-    if (weightF === 0) break;
-    sumB += t * hist[t];
-    const between = weightB * weightF * (sumB / weightB - (sum - sumB) / weightF) ** 2;
-    if (between > best) {
-      best = between;
-      threshold = t;
-    }
-  }
-  return threshold;
-}
-
 /**
  * True when the text is lighter than its background (white on a dark sign). The background is the
  * Otsu class that fills most of the crop's border ring, where text rarely reaches.
  */
 export function isLightOnDark(grey: Uint8Array, width: number, height: number): boolean {
-  const threshold = otsuThreshold(grey);
+  const histogram = new Float64Array(256);
+  for (const v of grey) histogram[v] += 1;
+  const threshold = otsuThreshold(histogram);
   let dark = 0;
   let total = 0;
   const ring = Math.max(1, Math.round(Math.min(width, height) * 0.08));
