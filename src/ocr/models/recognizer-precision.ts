@@ -10,6 +10,7 @@ export type RecognizerPrecisionSetting = RecognizerPrecision | 'auto';
  * Zen 4, Zen 5 and Xeon VMs; a line 4 % without), within ±0.6 points of fp32 on every kind (decisions:
  * "Int8 where the CPU has VNNI").
  */
-export function recognizerPrecisionFor(setting: RecognizerPrecisionSetting, hasVnni = cpuHasVnni()): RecognizerPrecision {
-  return setting === 'auto' ? (hasVnni ? 'int8' : 'fp32') : setting;
+export function recognizerPrecisionFor(setting: RecognizerPrecisionSetting, hasVnni: () => boolean = cpuHasVnni): RecognizerPrecision {
+  if (setting !== 'auto') return setting;
+  return hasVnni() ? 'int8' : 'fp32';
 }
