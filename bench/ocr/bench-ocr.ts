@@ -6,9 +6,10 @@
  * that helps `tune` and hurts `check` is fitted to those images). `--details` adds a row per image,
  * `--ablate` the score of each text fix (`src/ocr/words/text-fixes.ts`) with and without it, and
  * `--tesseract-from DIR` reuses a Tesseract run saved by `--save` (its output does not change), `--from DIR` both
- * saved runs (scores them again, reads nothing). `--variants` reads the selected full pages, forms and receipts
- * instead as they also reach users: pages at half size, turned, slanted by 2°, as a grey JPEG; forms at 0.8 of
- * their size; receipts photographed on a dark table and in dim warm light (`image-variants.ts`).
+ * saved runs (scores them again, reads nothing). `--variants` reads the selected full pages, forms, receipts and
+ * scenes instead as they also reach users: pages at half size, turned, slanted by 2°, as a grey JPEG; forms at 0.8 of
+ * their size; receipts photographed on a dark table and in dim warm light; street photos at 0.6 and 1.5 of their
+ * size (`image-variants.ts`).
  *
  * Scores Legible's engine and the Tesseract 5 CLI on the same images of `../shared/data/ocr-dev`
  * (relative to the repository root), one engine after the other, two images at a time each, and
@@ -80,7 +81,7 @@ if (values.mode !== undefined && values.mode !== 'text' && values.mode !== 'docu
   process.exit(2);
 }
 if (records.length === 0) {
-  const onlyVariants = values.variants ? ' (--variants: full pages of modern print, forms and receipts only)' : '';
+  const onlyVariants = values.variants ? ' (--variants: full pages of modern print, forms, receipts and scenes only)' : '';
   console.error(`No image matches --only ${only} --split ${split}${onlyVariants} (kinds: ${kinds.join(', ')}).`);
   process.exit(2);
 }

@@ -3,10 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { isSingleLine, type OcrDevRecord } from './ocr-dev-manifest.ts';
+import type { Polygon } from './polygon-iou.ts';
 
 type ImageRecord = OcrDevRecord & { file: string };
 
-type Variant = { name: string; ext: string; make: (image: sharp.Sharp, width: number) => sharp.Sharp };
+type Variant = {
+  name: string;
+  ext: string;
+  make: (image: sharp.Sharp, width: number) => sharp.Sharp;
+  /** The variant is the image resized by this: word boxes of the truth scale with it (scenes are scored by position). */
+  scale?: number;
+};
 
 /**
  * How a page reaches a user other than as ocr-dev's clean 200–300 dpi scan: at half the size (a 150-dpi
@@ -64,20 +71,36 @@ function onTable(width: number) {
   return { top: side, bottom: side, left: side, right: side, background: { r: 62, g: 46, b: 34 } };
 }
 
+/**
+ * ocr-dev's street photos are 1280×720 (ICDAR 2015's camera); phones and dash cameras deliver them
+ * smaller and larger. Spotting is scored by position, so the truth's boxes are scaled with the photo.
+ */
+const SCENE_VARIANTS: readonly Variant[] = [0.6, 1.5].map((scale) => ({
+  name: `x${scale}`,
+  ext: 'jpg',
+  make: (photo, width) => photo.resize(Math.round(width * scale)).jpeg({ quality: 90 }),
+  scale,
+}));
+
 /** Full pages of modern print (black letter is read by Tesseract whole, in its own order). */
 function isPage(r: OcrDevRecord): boolean {
   return r.kind === 'document' && r.fullText !== null && !isSingleLine(r) && r.script !== 'Fraktur';
 }
 
 function variantsOf(r: OcrDevRecord): readonly Variant[] {
-  return isPage(r) ? PAGE_VARIANTS : r.kind === 'form' ? FORM_VARIANTS : r.kind === 'receipt' ? RECEIPT_VARIANTS : [];
+  if (isPage(r)) return PAGE_VARIANTS;
+  return { form: FORM_VARIANTS, receipt: RECEIPT_VARIANTS, scene: SCENE_VARIANTS }[r.kind] ?? [];
 }
 
 /**
- * The variants of the full pages, forms and receipts among `records`, written to a temporary directory (never into
+ * The variants of the full pages, forms, receipts and scenes among `records`, written to a temporary directory (never into
  * the repository) that goes when the process ends; each keeps its image's text and split, with `~half`,
- * `~sideways`, `~upside-down`, `~slant`, `~jpeg`, `~small`, `~on-table` or `~dim` after its id.
+ * `~sideways`, `~upside-down`, `~slant`, `~jpeg`, `~small`, `~on-table`, `~dim`, `~x0.6` or `~x1.5` after its id.
  */
+function scalePolygon(polygon: Polygon, scale: number): Polygon {
+  return polygon.map(([x, y]) => [x * scale, y * scale]) as Polygon;
+}
+
 export async function imageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-image-variants-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -89,7 +112,9 @@ export async function imageVariants(records: readonly ImageRecord[]): Promise<Im
     for (const v of variants) {
       const file = path.join(dir, `${r.id}~${v.name}.${v.ext}`);
       await v.make(sharp(r.file).flatten({ background: '#ffffff' }), width).toFile(file);
-      out.push({ ...r, id: `${r.id}~${v.name}`, file });
+      const lines =
+        v.scale === undefined ? r.lines : r.lines.map((l) => (l.polygon ? { ...l, polygon: scalePolygon(l.polygon, v.scale!) } : l));
+      out.push({ ...r, id: `${r.id}~${v.name}`, file, lines });
     }
   }
   return out;

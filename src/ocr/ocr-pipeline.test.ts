@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { FIXTURE_TEXT, fixture } from '../../test/fixtures/images/fixtures.ts';
 import { decodeImage } from './decode/decode-image.ts';
-import { detectText, planDetection } from './detect/detect-text.ts';
+import { detectText, photoDetectionScale, planDetection } from './detect/detect-text.ts';
 import { buildLayout } from './layout/build-layout.ts';
 import { loadModels, type OcrModels } from './models/models.ts';
 import { runOcr, type OcrPipelineDeps } from './ocr-pipeline.ts';
@@ -63,6 +63,14 @@ test('detection size: small photos are enlarged, big pages shrunk within bounds,
   assert.ok(Math.max(page.width, page.height) <= 2016 && page.width > 1000);
   const strip = planDetection(760, 50);
   assert.ok(strip.pad > 0 && strip.tensorHeight > strip.height);
+});
+
+test('a photo larger than scene size is detected first with its short side at 736, whatever the camera', () => {
+  assert.equal(photoDetectionScale(1920, 1080), 736 / 1080);
+  assert.equal(photoDetectionScale(3024, 4032), 736 / 3024);
+  // At scene size already, or smaller (enlarged by the plan instead): no such step.
+  assert.equal(photoDetectionScale(1280, 720), undefined);
+  assert.equal(photoDetectionScale(640, 360), undefined);
 });
 
 test('recognition reads a rendered line with per-character positions', async () => {

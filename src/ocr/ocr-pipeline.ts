@@ -9,7 +9,7 @@ import { turnImage, unturnQuads } from './recognize/page-turn.ts';
 import type { EnglishLexicon } from './words/english-lexicon.ts';
 import { latinLanguageOf } from './recognize/languages.ts';
 import type { OcrModels } from './models/models.ts';
-import { isPhoto, paperShare } from './decode/paper-share.ts';
+import { isPhoto, PAGE_MIN_PAPER, paperShare } from './decode/paper-share.ts';
 import type { OcrMode, OcrOptions, OcrResult, Quad } from './ocr-types.ts';
 import type { RecognizedLine } from './recognize/recognized-line.ts';
 import type { LineReading, RecognizeOptions, Recognizer } from './recognize/recognizer.ts';
@@ -85,18 +85,29 @@ async function detectAndRead(
   crop: boolean,
   lap: (stage: string) => void,
 ): Promise<Read> {
-  const oriented = await detectAndOrient(image, deps, lap);
+  const oriented = await detectAndOrient(image, deps, lap, wholePaper < PAGE_MIN_PAPER);
   const photo = isPhoto(image, oriented.quads, wholePaper);
   const recognizeOptions = { ...options, photo };
   const turns = crop ? 0 : oriented.turn;
   if (turns === 0) return { ...(await readLines(image, oriented, deps, recognizeOptions, crop)), photo };
   const upright = await turnImage(image, turns);
-  const read = await readLines(upright, await detectAndOrient(upright, deps, lap), deps, recognizeOptions, crop);
+  const read = await readLines(
+    upright,
+    await detectAndOrient(upright, deps, lap, wholePaper < PAGE_MIN_PAPER),
+    deps,
+    recognizeOptions,
+    crop,
+  );
   return { ...read, photo, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
 }
 
-async function detectAndOrient(image: DecodedImage, deps: OcrPipelineDeps, lap: (stage: string) => void): Promise<OrientedLines> {
-  const boxes: TextBox[] = await detectText(image, deps.models.detector);
+async function detectAndOrient(
+  image: DecodedImage,
+  deps: OcrPipelineDeps,
+  lap: (stage: string) => void,
+  photo: boolean,
+): Promise<OrientedLines> {
+  const boxes: TextBox[] = await detectText(image, deps.models.detector, { photo });
   lap('detect');
   const oriented = await orientLines(
     image,

@@ -131,6 +131,8 @@ export interface DetectOptions {
   secondLook?: boolean;
   /** Most input values per detector run (`STRIP_VALUES`); larger inputs are detected in strips. */
   stripValues?: number;
+  /** The image is a photo (`paperShare`): detected with its short side at `minSide` first (`detectPhoto`). */
+  photo?: boolean;
 }
 
 /**
@@ -161,6 +163,8 @@ async function detectSized(
   full: DetectionPlan,
 ): Promise<TextBox[]> {
   const fullScale = full.width / image.width;
+  const photoScale = options.photo ? photoDetectionScale(image.width, image.height, sizing) : undefined;
+  if (photoScale !== undefined) return detectPhoto(image, detector, options, sizing, photoScale, fullScale);
   const probeScale = sizing.probeSide / Math.max(image.width, image.height);
   if (full.tensorWidth * full.tensorHeight <= sizing.probeAbovePixels || full.pad > 0 || probeScale >= fullScale * 0.8) {
     return detectAt(image, full, detector, options);
@@ -170,6 +174,43 @@ async function detectSized(
   const height = medianBoxHeight(found) * probeScale;
   if (found.length > 0 && height >= sizing.minBoxHeight) return found;
   const scale = found.length === 0 ? fullScale : Math.min(fullScale, (probeScale * sizing.targetBoxHeight) / height);
+  return detectAt(image, planAtScale(image.width, image.height, scale), detector, options);
+}
+
+/**
+ * The scale a photo is first detected at: its short side brought down to `minSide`, when that is
+ * meaningfully smaller than the planned size (`planDetection` already brings smaller photos up to it).
+ *
+ * @example photoDetectionScale(1920, 1080) // 736 / 1080
+ */
+export function photoDetectionScale(width: number, height: number, sizing: DetectionSizing = DEFAULT_SIZING): number | undefined {
+  const full = planDetection(width, height, sizing);
+  const scale = sizing.minSide / Math.min(width, height);
+  return scale * sizing.minUpscale <= full.width / width ? scale : undefined;
+}
+
+/** A block of at least this many lines in a photo is a page photographed (`paper-share.ts` keeps the same count). */
+const PHOTO_PAGE_LINES = 16;
+
+/**
+ * A photo larger than the detector's scene size, detected with its short side at `minSide`: the size
+ * PaddleOCR evaluates scene text at, where street lettering reads best whatever the camera's
+ * resolution. A page photographed (many lines) whose lines are small there is detected again at the
+ * size that makes them `targetBoxHeight`, as big images are (`detectSized`).
+ */
+async function detectPhoto(
+  image: DecodedImage,
+  detector: OnnxModel,
+  options: DetectOptions,
+  sizing: DetectionSizing,
+  photoScale: number,
+  fullScale: number,
+): Promise<TextBox[]> {
+  const found = await detectAt(image, planAtScale(image.width, image.height, photoScale), detector, options);
+  if (found.length < PHOTO_PAGE_LINES) return found;
+  const height = medianBoxHeight(found) * photoScale;
+  if (height >= sizing.minBoxHeight) return found;
+  const scale = Math.min(fullScale, (photoScale * sizing.targetBoxHeight) / height);
   return detectAt(image, planAtScale(image.width, image.height, scale), detector, options);
 }
 
