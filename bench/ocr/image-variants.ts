@@ -92,15 +92,15 @@ function variantsOf(r: OcrDevRecord): readonly Variant[] {
   return { form: FORM_VARIANTS, receipt: RECEIPT_VARIANTS, scene: SCENE_VARIANTS }[r.kind] ?? [];
 }
 
+function scalePolygon(polygon: Polygon, scale: number): Polygon {
+  return polygon.map(([x, y]) => [x * scale, y * scale]) as Polygon;
+}
+
 /**
  * The variants of the full pages, forms, receipts and scenes among `records`, written to a temporary directory (never into
  * the repository) that goes when the process ends; each keeps its image's text and split, with `~half`,
  * `~sideways`, `~upside-down`, `~slant`, `~jpeg`, `~small`, `~on-table`, `~dim`, `~x0.6` or `~x1.5` after its id.
  */
-function scalePolygon(polygon: Polygon, scale: number): Polygon {
-  return polygon.map(([x, y]) => [x * scale, y * scale]) as Polygon;
-}
-
 export async function imageVariants(records: readonly ImageRecord[]): Promise<ImageRecord[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-image-variants-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

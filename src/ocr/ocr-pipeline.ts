@@ -85,19 +85,15 @@ async function detectAndRead(
   crop: boolean,
   lap: (stage: string) => void,
 ): Promise<Read> {
-  const oriented = await detectAndOrient(image, deps, lap, wholePaper < PAGE_MIN_PAPER);
+  // Less than half paper: detected as a photo; read as one unless its lines lie on paper of their own (`isPhoto`).
+  const mostlyNotPaper = wholePaper < PAGE_MIN_PAPER;
+  const oriented = await detectAndOrient(image, deps, lap, mostlyNotPaper);
   const photo = isPhoto(image, oriented.quads, wholePaper);
   const recognizeOptions = { ...options, photo };
   const turns = crop ? 0 : oriented.turn;
   if (turns === 0) return { ...(await readLines(image, oriented, deps, recognizeOptions, crop)), photo };
   const upright = await turnImage(image, turns);
-  const read = await readLines(
-    upright,
-    await detectAndOrient(upright, deps, lap, wholePaper < PAGE_MIN_PAPER),
-    deps,
-    recognizeOptions,
-    crop,
-  );
+  const read = await readLines(upright, await detectAndOrient(upright, deps, lap, mostlyNotPaper), deps, recognizeOptions, crop);
   return { ...read, photo, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
 }
 

@@ -49,7 +49,7 @@ export function paperShare(image: DecodedImage): number {
 export const PAGE_MIN_PAPER = 0.5;
 
 /** A block of at least this many lines can be a page on its own; ocr-dev's street photos hold 1–12, its receipts and forms 18–167. */
-const PAGE_MIN_LINES = 16;
+export const PAGE_MIN_LINES = 16;
 /** The white point: this quantile of each channel inside the text's region. */
 const WHITE_QUANTILE = 0.95;
 /** Darker than this white point, the region is no paper however it is lit. */
@@ -76,16 +76,16 @@ export function isPhoto(image: DecodedImage, quads: readonly Quad[], wholePaper 
  * @example if (paperShareUnder(image, quads) >= PAGE_MIN_PAPER) // the lines are printed on paper
  */
 export function paperShareUnder(image: DecodedImage, quads: readonly Quad[]): number {
-  if (quads.length === 0) return 0;
-  const xs = quads.flatMap((q) => q.map((p) => p.x));
-  const ys = quads.flatMap((q) => q.map((p) => p.y));
-  const clamp = (v: number, max: number) => Math.min(max, Math.max(0, v));
-  const region = {
-    x0: clamp(Math.min(...xs), image.width),
-    y0: clamp(Math.min(...ys), image.height),
-    x1: clamp(Math.max(...xs), image.width),
-    y1: clamp(Math.max(...ys), image.height),
-  };
+  // A loop, not Math.min(...): a hostile image can hold tens of thousands of boxes.
+  const region = { x0: image.width, y0: image.height, x1: 0, y1: 0 };
+  for (const q of quads)
+    for (const p of q) {
+      region.x0 = Math.max(0, Math.min(region.x0, p.x));
+      region.y0 = Math.max(0, Math.min(region.y0, p.y));
+      region.x1 = Math.min(image.width, Math.max(region.x1, p.x));
+      region.y1 = Math.min(image.height, Math.max(region.y1, p.y));
+    }
+  if (!(region.x1 > region.x0 && region.y1 > region.y0)) return 0;
   const pixels = samples(image, region);
   if (pixels.length === 0) return 0;
   const white = [0, 1, 2].map((c) => {

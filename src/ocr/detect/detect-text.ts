@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { dbPostprocess, DEFAULT_DB_PARAMS, type DbParams } from './db-postprocess.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
+import { PAGE_MIN_LINES } from '../decode/paper-share.ts';
 import { distance } from '../geometry.ts';
 import type { OnnxModel } from '../models/models.ts';
 import type { Quad } from '../ocr-types.ts';
@@ -189,9 +190,6 @@ export function photoDetectionScale(width: number, height: number, sizing: Detec
   return scale * sizing.minUpscale <= full.width / width ? scale : undefined;
 }
 
-/** A block of at least this many lines in a photo is a page photographed (`paper-share.ts` keeps the same count). */
-const PHOTO_PAGE_LINES = 16;
-
 /**
  * A photo larger than the detector's scene size, detected with its short side at `minSide`: the size
  * PaddleOCR evaluates scene text at, where street lettering reads best whatever the camera's
@@ -207,7 +205,7 @@ async function detectPhoto(
   fullScale: number,
 ): Promise<TextBox[]> {
   const found = await detectAt(image, planAtScale(image.width, image.height, photoScale), detector, options);
-  if (found.length < PHOTO_PAGE_LINES) return found;
+  if (found.length < PAGE_MIN_LINES) return found;
   const height = medianBoxHeight(found) * photoScale;
   if (height >= sizing.minBoxHeight) return found;
   const scale = Math.min(fullScale, (photoScale * sizing.targetBoxHeight) / height);
