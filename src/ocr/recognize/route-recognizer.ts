@@ -248,6 +248,27 @@ function languageOfModel(traineddata: string): string | undefined {
 }
 
 /**
+ * Each line read by Tesseract with the model `models[i]` names, the lines of one model in one call;
+ * undefined where no model is named.
+ */
+async function readWithOwnModels(
+  models: ReadonlyArray<string | undefined>,
+  cropOf: (line: number) => LineCrop,
+  tesseract: TesseractRecognizer,
+): Promise<Array<LineReading | undefined>> {
+  const readings: Array<LineReading | undefined> = models.map(() => undefined);
+  for (const model of new Set(models)) {
+    if (model === undefined) continue;
+    const indices = models.flatMap((m, i) => (m === model ? [i] : []));
+    const own = await tesseract.recognizeLines(indices.map(cropOf), [model]);
+    indices.forEach((i, k) => {
+      readings[i] = own[k];
+    });
+  }
+  return readings;
+}
+
+/**
  * Lines of a page hinted with several Latin-script languages (a leaflet in six), each read by its
  * own language's model: one pass of all the models together mixes their accents (Spanish and
  * Portuguese "á" read as German "ä"). Each line's language is told among the hinted ones from
@@ -265,20 +286,13 @@ async function readInOwnLanguage(
     lines,
     traineddata,
   );
-  if (told.every((code) => code === undefined)) return tesseract.recognizeLines(crops, traineddata);
-  const readings: LineReading[] = new Array(crops.length);
-  for (const code of new Set(told)) {
-    const indices = told.flatMap((c, i) => (c === code ? [i] : []));
-    const own = await tesseract.recognizeLines(
-      indices.map((i) => crops[i]),
-      [code!],
-    );
-    const language = languageOfModel(code!);
-    indices.forEach((i, k) => {
-      readings[i] = language ? { ...own[k], language } : own[k];
-    });
-  }
-  return readings;
+  // `tellLines` tells every line or none.
+  if (told.some((code) => code === undefined)) return tesseract.recognizeLines(crops, traineddata);
+  const own = await readWithOwnModels(told, (i) => crops[i], tesseract);
+  return own.map((reading, i) => {
+    const language = languageOfModel(told[i]!);
+    return language ? { ...reading!, language } : reading!;
+  });
 }
 
 /**
@@ -297,24 +311,21 @@ async function restoreAccents(
     paddle.map((r) => r.text),
     lines,
   );
-  const readings = [...paddle];
-  for (const code of new Set(languages)) {
-    const language = code === undefined ? undefined : findLanguage(code);
-    if (language?.traineddata === undefined || !isLanguageInstalled(language)) continue;
-    const indices = languages.flatMap((l, i) => (l === code ? [i] : []));
-    const group = indices.map((i) => lines[i]);
-    // Black letter read line by line in roman type is no better (and each line costs ~0.1 s): a
-    // Fraktur page is read right only whole, by Tesseract's page reader, which the hint `de` asks for.
-    if (code === 'de' && (await isBlackLetter(image, group, bodyLineHeight(group), tesseract))) continue;
-    const own = await tesseract.recognizeLines(
-      group.map((q) => cropForTesseract(image, q)),
-      [language.traineddata],
-    );
-    indices.forEach((i, k) => {
-      readings[i] = { ...fuseDiacritics(refineWordGapsOnInk(paddle[i], paddle[i].ink), own[k]), language: language.code };
-    });
-  }
-  return readings.map((r, i) => (r.language === undefined && languages[i] !== undefined ? { ...r, language: languages[i] } : r));
+  // Black letter read line by line in roman type is no better (and each line costs ~0.1 s): a
+  // Fraktur page is read right only whole, by Tesseract's page reader, which the hint `de` asks for.
+  const german = lines.filter((_, i) => languages[i] === 'de');
+  const blackLetter = german.length > 0 && (await isBlackLetter(image, german, bodyLineHeight(german), tesseract));
+  const models = languages.map((code) => {
+    const language = code === undefined || (code === 'de' && blackLetter) ? undefined : findLanguage(code);
+    return language !== undefined && isLanguageInstalled(language) ? language.traineddata : undefined;
+  });
+  const own = await readWithOwnModels(models, (i) => cropForTesseract(image, lines[i]), tesseract);
+  return paddle.map((reading, i) => {
+    const language = languages[i];
+    const tesseractReading = own[i];
+    if (tesseractReading) return { ...fuseDiacritics(refineWordGapsOnInk(reading, reading.ink), tesseractReading), language };
+    return reading.language === undefined && language !== undefined ? { ...reading, language } : reading;
+  });
 }
 
 /**
