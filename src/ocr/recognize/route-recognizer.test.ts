@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { buildLayout } from '../layout/build-layout.ts';
 import { loadModels, type OcrModels } from '../models/models.ts';
 import { runOcr, type OcrPipelineDeps } from '../ocr-pipeline.ts';
-import type { OcrOptions } from '../ocr-types.ts';
+import type { OcrOptions, OcrResult } from '../ocr-types.ts';
 import { createPaddleRecognizer } from './recognize-text.ts';
 import { createLanguageRouter, MAX_TESSERACT_PASSES, planRecognition } from './route-recognizer.ts';
 
@@ -60,6 +60,10 @@ async function page(lines: string[]): Promise<Uint8Array> {
   return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
 }
 
+/** The languages the result's paragraphs report. */
+const paragraphLanguages = (result: OcrResult) =>
+  result.page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.languages.map((l) => l.languageCode)));
+
 const run = (bytes: Uint8Array, languageHints: string[], mode: OcrOptions['mode'] = 'document') =>
   runOcr(bytes, deps, { mode, languageHints });
 
@@ -88,7 +92,7 @@ test('a page in French and German read without a hint gets its accents back, lin
   t.assert.match(result.text, /première/);
   t.assert.match(result.text, /Ladegerät/);
   t.assert.match(result.text, /grün/);
-  const languages = result.page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.languages.map((l) => l.languageCode)));
+  const languages = paragraphLanguages(result);
   t.assert.ok(languages.includes('fr') && languages.includes('de'), JSON.stringify(languages));
   const english = await page([
     'Plug the charger in before the first use',
@@ -112,7 +116,7 @@ test('a page hinted with several Latin languages reads each line in its own lang
   t.assert.match(result.text, /permanecerá/);
   t.assert.match(result.text, /estará/);
   t.assert.match(result.text, /já não abrirá/);
-  const languages = result.page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.languages.map((l) => l.languageCode)));
+  const languages = paragraphLanguages(result);
   t.assert.ok(
     ['es', 'pt', 'de'].every((code) => languages.includes(code)),
     JSON.stringify(languages),
