@@ -9,30 +9,26 @@ const MAX_CHROMA = 40;
 
 type Region = { x0: number; y0: number; x1: number; y1: number };
 
-/** The RGB values of a grid of about `SAMPLES` pixels of `region`. */
-function samples(image: DecodedImage, region: Region): Uint8Array[] {
-  const { width, rgb } = image;
+/** Offsets into `rgb` of a grid of about `SAMPLES` pixels of `region` (offsets, not views: this runs on every image). */
+function samples(image: DecodedImage, region: Region): number[] {
   const step = Math.max(1, Math.sqrt(((region.x1 - region.x0) * (region.y1 - region.y0)) / SAMPLES));
-  const out: Uint8Array[] = [];
+  const out: number[] = [];
   for (let y = region.y0 + step / 2; y < region.y1; y += step) {
-    const row = Math.floor(y) * width;
-    for (let x = region.x0 + step / 2; x < region.x1; x += step) {
-      const i = (row + Math.floor(x)) * 3;
-      out.push(rgb.subarray(i, i + 3));
-    }
+    const row = Math.floor(y) * image.width;
+    for (let x = region.x0 + step / 2; x < region.x1; x += step) out.push((row + Math.floor(x)) * 3);
   }
   return out;
 }
 
-function shareOfPaper(pixels: readonly ArrayLike<number>[], gain: readonly number[] = [1, 1, 1]): number {
+function shareOfPaper(rgb: Uint8Array, offsets: readonly number[], gain: readonly number[] = [1, 1, 1]): number {
   let paper = 0;
-  for (const p of pixels) {
-    const r = Math.min(255, p[0] * gain[0]),
-      g = Math.min(255, p[1] * gain[1]),
-      b = Math.min(255, p[2] * gain[2]);
+  for (const i of offsets) {
+    const r = Math.min(255, rgb[i] * gain[0]),
+      g = Math.min(255, rgb[i + 1] * gain[1]),
+      b = Math.min(255, rgb[i + 2] * gain[2]);
     if (Math.min(r, g, b) > MIN_LIGHT && Math.max(r, g, b) - Math.min(r, g, b) < MAX_CHROMA) paper++;
   }
-  return pixels.length === 0 ? 0 : paper / pixels.length;
+  return offsets.length === 0 ? 0 : paper / offsets.length;
 }
 
 /**
@@ -42,7 +38,7 @@ function shareOfPaper(pixels: readonly ArrayLike<number>[], gain: readonly numbe
  * @example if (paperShare(image) >= PAGE_MIN_PAPER) // a document, whatever the client said
  */
 export function paperShare(image: DecodedImage): number {
-  return shareOfPaper(samples(image, { x0: 0, y0: 0, x1: image.width, y1: image.height }));
+  return shareOfPaper(image.rgb, samples(image, { x0: 0, y0: 0, x1: image.width, y1: image.height }));
 }
 
 /** At least this share of paper: the image is a page, and its words are text however faintly read. */
@@ -86,15 +82,16 @@ export function paperShareUnder(image: DecodedImage, quads: readonly Quad[]): nu
       region.y1 = Math.min(image.height, Math.max(region.y1, p.y));
     }
   if (!(region.x1 > region.x0 && region.y1 > region.y0)) return 0;
-  const pixels = samples(image, region);
-  if (pixels.length === 0) return 0;
+  const offsets = samples(image, region);
+  if (offsets.length === 0) return 0;
   const white = [0, 1, 2].map((c) => {
-    const values = pixels.map((p) => p[c]).sort((a, b) => a - b);
+    const values = offsets.map((i) => image.rgb[i + c]).sort((a, b) => a - b);
     return values[Math.floor((values.length - 1) * WHITE_QUANTILE)];
   });
   if (Math.min(...white) < MIN_WHITE) return 0;
   return shareOfPaper(
-    pixels,
+    image.rgb,
+    offsets,
     white.map((w) => 255 / w),
   );
 }
