@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Quad } from '../ocr-types.ts';
-import { identifyLanguages, tellLines } from './identify-language.ts';
+import { identifyLanguages, SEVERAL, tellLines } from './identify-language.ts';
 
 /** One line per row, 40 px apart, as a page's detector boxes. */
 const rows = (n: number): Quad[] =>
@@ -38,6 +38,26 @@ test('a page in several languages is split by paragraph', () => {
   const texts = [...FRENCH, ...ENGLISH, ...GERMAN];
   const languages = identifyLanguages(texts, rows(texts.length));
   assert.deepEqual(languages, [...FRENCH.map(() => 'fr'), ...ENGLISH.map(() => 'en'), ...GERMAN.map(() => 'de')]);
+});
+
+test('a page in these languages none of whose lines is long enough to tell is read by all their models', () => {
+  const short = [
+    'Le train pour Lyon part',
+    'à huit heures et demie.',
+    'Der Zug nach Bonn fährt',
+    'später ab. Bitte warten',
+    'Sie auf dem Bahnsteig.',
+    'Le café de la gare est',
+    'fermé le dimanche matin.',
+    'Merci de votre patience',
+    'et bon voyage à tous. Les',
+    'billets restent valables',
+    'pour le train suivant.',
+  ];
+  assert.deepEqual(
+    identifyLanguages(short, rows(short.length)),
+    short.map(() => SEVERAL),
+  );
 });
 
 test('English pages, short texts and other languages are left alone', () => {

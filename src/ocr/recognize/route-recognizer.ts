@@ -1,7 +1,7 @@
 import { cropLine, type LineCrop } from './crop-line.ts';
 import { imageQuad, quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
-import { identifyLanguages, tellLines } from './identify-language.ts';
+import { identifyLanguages, likelyLanguage, SEVERAL, SEVERAL_MODELS, tellLines } from './identify-language.ts';
 import { inkProfile } from './ink-profile.ts';
 import { findLanguage, isLanguageInstalled, LANGUAGES, type Language } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
@@ -298,8 +298,9 @@ async function readInOwnLanguage(
 /**
  * A page read without a hint whose lines are French, German, Spanish, Italian or Portuguese
  * (`identifyLanguages`): PP-OCR's letters lose those languages' accents ("premiere", "sorgfaltig"),
- * so such lines are read again by their language's Tesseract model and fused as if it had been
- * hinted. Lines of English, and every line of any other page, keep PP-OCR's reading.
+ * so such lines are read again by their language's Tesseract model, or where no line could be told
+ * by all their models together, and fused as if it had been hinted. Lines of English, and every line
+ * of any other page, keep PP-OCR's reading.
  */
 async function restoreAccents(
   image: DecodedImage,
@@ -311,17 +312,29 @@ async function restoreAccents(
     paddle.map((r) => r.text),
     lines,
   );
+  const several = languages.every((code) => code === SEVERAL);
   // Black letter read line by line in roman type is no better (and each line costs ~0.1 s): a
   // Fraktur page is read right only whole, by Tesseract's page reader, which the hint `de` asks for.
-  const german = lines.filter((_, i) => languages[i] === 'de');
+  const german = lines.filter((_, i) => languages[i] === 'de' || several);
   const blackLetter = german.length > 0 && (await isBlackLetter(image, german, bodyLineHeight(german), tesseract));
-  const models = languages.map((code) => {
-    const language = code === undefined || (code === 'de' && blackLetter) ? undefined : findLanguage(code);
-    return language !== undefined && isLanguageInstalled(language) ? language.traineddata : undefined;
-  });
-  const own = await readWithOwnModels(models, (i) => cropForTesseract(image, lines[i]), tesseract);
+  const cropOf = (i: number) => cropForTesseract(image, lines[i]);
+  let own: Array<LineReading | undefined> = [];
+  if (!several) {
+    const models = languages.map((code) => {
+      const language = code === undefined || (code === 'de' && blackLetter) ? undefined : findLanguage(code);
+      return language !== undefined && isLanguageInstalled(language) ? language.traineddata : undefined;
+    });
+    own = await readWithOwnModels(models, cropOf, tesseract);
+  } else if (!blackLetter) {
+    const models = SEVERAL_MODELS.filter((model) => locateTraineddata(model) !== undefined);
+    if (models.length > 0)
+      own = await tesseract.recognizeLines(
+        lines.map((q) => cropForTesseract(image, q)),
+        models,
+      );
+  }
   return paddle.map((reading, i) => {
-    const language = languages[i];
+    const language = several ? likelyLanguage(reading.text) : languages[i];
     const tesseractReading = own[i];
     if (tesseractReading) return { ...fuseDiacritics(refineWordGapsOnInk(reading, reading.ink), tesseractReading), language };
     return reading.language === undefined && language !== undefined ? { ...reading, language } : reading;
