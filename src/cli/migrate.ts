@@ -1,5 +1,3 @@
-import { createDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import type { Command } from './command.ts';
 
 export const migrateCommand: Command = {
@@ -10,6 +8,8 @@ export const migrateCommand: Command = {
   ],
   examples: ['DATABASE_URL=postgres://legible@db:5432/legible legible migrate'],
   async run({ config }) {
+    // Loaded here, not at start-up: `--help` and the other commands need no store.
+    const [{ createDatabase }, { migrateToLatest }] = await Promise.all([import('../db/database.ts'), import('../db/migrate.ts')]);
     const database = createDatabase(config.databaseUrl);
     try {
       const applied = await migrateToLatest(database.db);

@@ -1,4 +1,3 @@
-import { main } from '../main.ts';
 import type { Command } from './command.ts';
 
 export const serveCommand: Command = {
@@ -9,6 +8,8 @@ export const serveCommand: Command = {
   ],
   examples: ['PORT=8080 DATA_DIR=./data legible serve'],
   async run() {
+    // The server's modules load only when it starts: every other command and `--help` need none of them.
+    const { main } = await import('../main.ts');
     await main();
   },
 };

@@ -1,8 +1,6 @@
 import type { Config } from '../config.ts';
-import { createDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../errors.ts';
-import { createAccountsRepository, type AccountsRepository } from '../accounts/accounts-repository.ts';
+import type { AccountsRepository } from '../accounts/accounts-repository.ts';
 import { CliError } from './command.ts';
 
 /**
@@ -10,6 +8,12 @@ import { CliError } from './command.ts';
  * on a fresh `DATA_DIR`), closes the store, and turns an AppError into a clean CLI failure.
  */
 export async function withAccounts<T>(config: Config, fn: (accounts: AccountsRepository) => Promise<T>): Promise<T> {
+  // The store's modules load only for the commands that use it, not for `--help` or `ocr`.
+  const [{ createDatabase }, { migrateToLatest }, { createAccountsRepository }] = await Promise.all([
+    import('../db/database.ts'),
+    import('../db/migrate.ts'),
+    import('../accounts/accounts-repository.ts'),
+  ]);
   const database = createDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database.db);
