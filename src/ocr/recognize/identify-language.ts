@@ -28,20 +28,28 @@ const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
 /**
  * A page in French, German, Spanish, Italian or Portuguese (and maybe English) none of whose lines is
  * long enough to tell on its own: short lines, or lines that run from one language into the next
- * (Tesseract's own test page). Its lines are read by all these languages' models together, as
- * Tesseract reads such a page given all of them, which picks a model per word.
+ * (Tesseract's own test page). Each line is read by its likeliest language's model with the others
+ * behind it (`modelsForShortLine`): Tesseract picks a model per word.
  */
 export const SEVERAL = 'mul';
 /**
- * The Tesseract models (their names are franc's codes) that read a `SEVERAL` page. English comes last:
- * Tesseract's first model reads every word and the others only the words it doubts, and English reads
- * "fährt" as "fahrt" without doubt (mixed pages: 1 − CER 98.8 and 97.2 with English first, 99.3 and 98.1 last).
+ * The Tesseract models (their names are franc's codes), joined by "+" as Tesseract's `-l` takes them,
+ * for a line of a page none of whose lines could be told (`SEVERAL`, or hinted with several Latin
+ * languages: then `models` are the hinted ones). The line's likeliest language's model comes first,
+ * as Tesseract's first model reads every word and the others only the words it doubts; English last,
+ * as it reads "fährt" as "fahrt" without doubt. Mixed pages: 1 − CER 98.8 / 97.2 with one pass,
+ * English first; 99.3 / 98.1 English last; 99.8 / 98.4 each line's likeliest first (docs/decisions.md).
  */
-export const SEVERAL_MODELS: readonly string[] = [...ACCENTED_LATIN.keys(), 'eng'];
+export function modelsForShortLine(text: string, models: readonly string[] = [...ACCENTED_LATIN.keys(), 'eng']): string {
+  const others = models.filter((model) => model !== 'eng');
+  const likely = franc(text, { only: others, minLength: 1 });
+  const english = models.includes('eng') ? ['eng'] : [];
+  return [...others.filter((model) => model === likely), ...others.filter((model) => model !== likely), ...english].join('+');
+}
 
 /**
  * A `SEVERAL` page's line's likeliest language (BCP-47) among English and the five: not sure enough to
- * choose its model by, but what its words report and whether the English-only text fixes may cut them.
+ * read it by that model alone, but what its words report and whether the English-only text fixes may cut them.
  */
 export function likelyLanguage(text: string): string | undefined {
   const code = franc(text, { only: CANDIDATES, minLength: 1 });

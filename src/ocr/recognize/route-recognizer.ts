@@ -1,7 +1,7 @@
 import { cropLine, type LineCrop } from './crop-line.ts';
 import { imageQuad, quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
-import { identifyLanguages, likelyLanguage, SEVERAL, SEVERAL_MODELS, tellLines } from './identify-language.ts';
+import { identifyLanguages, likelyLanguage, modelsForShortLine, SEVERAL, tellLines } from './identify-language.ts';
 import { inkProfile } from './ink-profile.ts';
 import { findLanguage, isLanguageInstalled, LANGUAGES, type Language } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
@@ -248,8 +248,8 @@ function languageOfModel(traineddata: string): string | undefined {
 }
 
 /**
- * Each line read by Tesseract with the model `models[i]` names, the lines of one model in one call;
- * undefined where no model is named.
+ * Each line read by Tesseract with the model `models[i]` names (or several joined by "+", as
+ * Tesseract's `-l` takes them), the lines of one model in one call; undefined where none is named.
  */
 async function readWithOwnModels(
   models: ReadonlyArray<string | undefined>,
@@ -260,7 +260,7 @@ async function readWithOwnModels(
   for (const model of new Set(models)) {
     if (model === undefined) continue;
     const indices = models.flatMap((m, i) => (m === model ? [i] : []));
-    const own = await tesseract.recognizeLines(indices.map(cropOf), [model]);
+    const own = await tesseract.recognizeLines(indices.map(cropOf), model.split('+'));
     indices.forEach((i, k) => {
       readings[i] = own[k];
     });
@@ -272,7 +272,8 @@ async function readWithOwnModels(
  * Lines of a page hinted with several Latin-script languages (a leaflet in six), each read by its
  * own language's model: one pass of all the models together mixes their accents (Spanish and
  * Portuguese "á" read as German "ä"). Each line's language is told among the hinted ones from
- * PP-OCR's words (`tellLines`); where none can be told (no line long enough), all the models read together.
+ * PP-OCR's words (`tellLines`); where none can be told (no line long enough), each line is read by its
+ * likeliest language's model with the others behind it (`modelsForShortLine`).
  */
 async function readInOwnLanguage(
   crops: readonly LineCrop[],
@@ -286,8 +287,15 @@ async function readInOwnLanguage(
     lines,
     traineddata,
   );
-  // `tellLines` tells every line or none.
-  if (told.some((code) => code === undefined)) return tesseract.recognizeLines(crops, traineddata);
+  // `tellLines` tells every line or none; untold, each line reads its likeliest language's model first.
+  if (told.some((code) => code === undefined)) {
+    const own = await readWithOwnModels(
+      paddle.map((r) => modelsForShortLine(r.text, traineddata)),
+      (i) => crops[i],
+      tesseract,
+    );
+    return own.map((reading) => reading!);
+  }
   const own = await readWithOwnModels(told, (i) => crops[i], tesseract);
   return own.map((reading, i) => {
     const language = languageOfModel(told[i]!);
@@ -326,12 +334,16 @@ async function restoreAccents(
     });
     own = await readWithOwnModels(models, cropOf, tesseract);
   } else if (!blackLetter) {
-    const models = SEVERAL_MODELS.filter((model) => locateTraineddata(model) !== undefined);
-    if (models.length > 0)
-      own = await tesseract.recognizeLines(
-        lines.map((q) => cropForTesseract(image, q)),
-        models,
-      );
+    const installed = (models: string) =>
+      models
+        .split('+')
+        .filter((model) => locateTraineddata(model) !== undefined)
+        .join('+') || undefined;
+    own = await readWithOwnModels(
+      paddle.map((r) => installed(modelsForShortLine(r.text))),
+      cropOf,
+      tesseract,
+    );
   }
   return paddle.map((reading, i) => {
     const language = several ? likelyLanguage(reading.text) : languages[i];
