@@ -32,15 +32,18 @@ const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
  * behind it (`modelsForShortLine`): Tesseract picks a model per word.
  */
 export const SEVERAL = 'mul';
+/** The Tesseract models that may read a `SEVERAL` page's lines (their names are franc's codes). */
+export const SEVERAL_MODELS: readonly string[] = [...ACCENTED_LATIN.keys(), 'eng'];
+
 /**
  * The Tesseract models (their names are franc's codes), joined by "+" as Tesseract's `-l` takes them,
- * for a line of a page none of whose lines could be told (`SEVERAL`, or hinted with several Latin
- * languages: then `models` are the hinted ones). The line's likeliest language's model comes first,
+ * for a line of a page none of whose lines could be told, among `models` (`SEVERAL_MODELS`, or the
+ * hinted ones of a page hinted with several Latin languages). The line's likeliest language's model comes first,
  * as Tesseract's first model reads every word and the others only the words it doubts; English last,
  * as it reads "fährt" as "fahrt" without doubt. Mixed pages: 1 − CER 98.8 / 97.2 with one pass,
  * English first; 99.3 / 98.1 English last; 99.8 / 98.4 each line's likeliest first (docs/decisions.md).
  */
-export function modelsForShortLine(text: string, models: readonly string[] = [...ACCENTED_LATIN.keys(), 'eng']): string {
+export function modelsForShortLine(text: string, models: readonly string[]): string {
   const others = models.filter((model) => model !== 'eng');
   const likely = franc(text, { only: others, minLength: 1 });
   const english = models.includes('eng') ? ['eng'] : [];

@@ -104,7 +104,7 @@ test('a page in French and German read without a hint gets its accents back, lin
 });
 
 test('a page of short lines running from one language into the next, read without a hint or hinted with its languages, gets its accents back', async (t: TestContext) => {
-  // No line is long enough to tell on its own: all the lines are read by the languages' models together.
+  // No line is long enough to tell on its own: each is read by its likeliest language's model, the others behind it.
   const bytes = await page([
     'Der Zug nach München fährt',
     'um acht Uhr. Le train pour',
@@ -120,11 +120,13 @@ test('a page of short lines running from one language into the next, read withou
     'abre às oito. Merci à tous.',
   ]);
   const { result } = await run(bytes, []);
-  // Each line is read by its likeliest language's model first; the others' still mix in a few accents ("ôffnet").
+  // The others' models still mix in a few accents ("ôffnet").
   for (const words of [/München fährt/, /Genève part à/, /sale más/, /già partito/, /não chegou/, /fermée/])
     t.assert.match(result.text, words);
   const languages = paragraphLanguages(result);
   t.assert.ok(languages.includes('de') && languages.includes('fr'), JSON.stringify(languages));
+  const hinted = (await run(bytes, ['de', 'fr', 'es', 'it', 'pt'])).result;
+  for (const words of [/München fährt/, /Genève part à/, /sale más/, /não chegou/, /fermée/]) t.assert.match(hinted.text, words);
 });
 
 test('a page hinted with several Latin languages reads each line in its own language, with its own accents', async (t: TestContext) => {

@@ -1,7 +1,7 @@
 import { cropLine, type LineCrop } from './crop-line.ts';
 import { imageQuad, quadSize } from '../geometry.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
-import { identifyLanguages, likelyLanguage, modelsForShortLine, SEVERAL, tellLines } from './identify-language.ts';
+import { identifyLanguages, likelyLanguage, modelsForShortLine, SEVERAL, SEVERAL_MODELS, tellLines } from './identify-language.ts';
 import { inkProfile } from './ink-profile.ts';
 import { findLanguage, isLanguageInstalled, LANGUAGES, type Language } from './languages.ts';
 import type { Quad } from '../ocr-types.ts';
@@ -306,8 +306,8 @@ async function readInOwnLanguage(
 /**
  * A page read without a hint whose lines are French, German, Spanish, Italian or Portuguese
  * (`identifyLanguages`): PP-OCR's letters lose those languages' accents ("premiere", "sorgfaltig"),
- * so such lines are read again by their language's Tesseract model, or where no line could be told
- * by all their models together, and fused as if it had been hinted. Lines of English, and every line
+ * so such lines are read again by their language's Tesseract model (where no line could be told, by
+ * its likeliest language's model with the others behind it), and fused as if it had been hinted. Lines of English, and every line
  * of any other page, keep PP-OCR's reading.
  */
 async function restoreAccents(
@@ -334,16 +334,13 @@ async function restoreAccents(
     });
     own = await readWithOwnModels(models, cropOf, tesseract);
   } else if (!blackLetter) {
-    const installed = (models: string) =>
-      models
-        .split('+')
-        .filter((model) => locateTraineddata(model) !== undefined)
-        .join('+') || undefined;
-    own = await readWithOwnModels(
-      paddle.map((r) => installed(modelsForShortLine(r.text))),
-      cropOf,
-      tesseract,
-    );
+    const installed = SEVERAL_MODELS.filter((model) => locateTraineddata(model) !== undefined);
+    if (installed.length > 0)
+      own = await readWithOwnModels(
+        paddle.map((r) => modelsForShortLine(r.text, installed)),
+        cropOf,
+        tesseract,
+      );
   }
   return paddle.map((reading, i) => {
     const language = several ? likelyLanguage(reading.text) : languages[i];
