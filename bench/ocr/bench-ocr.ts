@@ -1,6 +1,7 @@
 /**
  * `npm run bench:ocr [-- --split tune|check|both] [--only <kind or id prefix>] [--limit N] [--api] [--profile]
- *   [--details] [--ablate] [--mode text|document] [--variants] [--save DIR] [--from DIR | --tesseract-from DIR] [--no-legible|--no-tesseract]`
+ *   [--details] [--ablate] [--mode text|document] [--variants] [--save DIR] [--from DIR | --tesseract-from DIR] [--no-legible|--no-tesseract]
+ *   [--data DIR]`
  *
  * Every table gives ocr-dev's two splits side by side: develop on `tune`, confirm on `check` (a change
  * that helps `tune` and hurts `check` is fitted to those images). `--details` adds a row per image,
@@ -9,7 +10,8 @@
  * saved runs (scores them again, reads nothing). `--variants` reads the selected full pages, forms, receipts and
  * scenes instead as they also reach users: pages at half size, turned, slanted by 2°, as a grey JPEG; forms at 0.8 of
  * their size; receipts photographed on a dark table and in dim warm light; street photos at 0.6 and 1.5 of their
- * size (`image-variants.ts`).
+ * size (`image-variants.ts`). `--data DIR` reads another set in ocr-dev's manifest format instead, such as images of
+ * its sources that it does not hold.
  *
  * Scores Legible's engine and the Tesseract 5 CLI on the same images of `../shared/data/ocr-dev`
  * (relative to the repository root), one engine after the other, two images at a time each, and
@@ -50,11 +52,13 @@ const { values } = parseArgs({
     'no-legible': { type: 'boolean', default: false },
     save: { type: 'string' },
     variants: { type: 'boolean', default: false },
+    data: { type: 'string' },
   },
 });
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const dataDir = path.resolve(root, '../shared/data/ocr-dev');
+// Another set in ocr-dev's manifest format (images of the same sources it does not hold) with `--data DIR`.
+const dataDir = values.data === undefined ? path.resolve(root, '../shared/data/ocr-dev') : path.resolve(values.data);
 const all = loadOcrDev(dataDir);
 if (!all) {
   console.log(`No OCR development set at ${dataDir} (manifest.jsonl missing): nothing to benchmark.`);

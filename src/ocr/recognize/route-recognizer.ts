@@ -12,6 +12,7 @@ import { locateTraineddata } from './tesseract/traineddata-location.ts';
 import { createTesseractRecognizer, type TesseractRecognizer } from './tesseract/tesseract-recognizer.ts';
 import type { TesseractReader } from './tesseract/shared-tesseract.ts';
 import { TesseractWorkers } from './tesseract/tesseract-workers.ts';
+import { readRuledPage } from './tesseract/read-ruled-page.ts';
 import { refineWordGapsOnInk } from '../words/word-gaps.ts';
 
 /** One Tesseract pass over every line: the models loaded together and the language they stand for. */
@@ -204,8 +205,13 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
       const body = bodyLineHeight(lines);
       if (!(await isBlackLetter(image, lines, body, deps.tesseract))) return undefined;
       // PP-OCR's Latin reading of black letter is the wrong one, and its detector runs lines across
-      // the narrow ruled gutters of old newspapers: Fraktur pages are read by Tesseract alone.
-      const page = await deps.tesseract.recognizePage(image, [BLACK_LETTER], PAGE_BODY_HEIGHT / body);
+      // the narrow ruled gutters of old newspapers: Fraktur pages are read by Tesseract, a ruled column at a time.
+      const readLines = (quads: readonly Quad[]) =>
+        deps.tesseract.recognizeLines(
+          quads.map((q) => cropForTesseract(image, q)),
+          [BLACK_LETTER],
+        );
+      const page = await readRuledPage(image, lines, body, deps.tesseract, [BLACK_LETTER], PAGE_BODY_HEIGHT / body, readLines);
       return { quads: page.map((l) => l.box), readings: page.map((l) => ({ ...modernS(l.reading), language: latin.language.code })) };
     },
     async recognize(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Promise<LineReading[]> {

@@ -4,6 +4,7 @@ import type { DecodedImage } from '../../decode/decode-image.ts';
 import type { Quad } from '../../ocr-types.ts';
 import { toTesseractLineImage } from './line-image.ts';
 import { readTesseractLine, type TesseractLineText } from './tesseract-line.ts';
+import type { PageRegion } from './ruled-columns.ts';
 import type { TesseractReader } from './shared-tesseract.ts';
 
 /**
@@ -20,14 +21,22 @@ export interface TesseractRecognizer {
   /**
    * The page's lines as Tesseract's own layout analysis finds them, each with its box in image pixels.
    * `scale` (≤ 1) shrinks the page first: the layout analysis costs per pixel, the line reader
-   * normalises every line to its own height anyway.
+   * normalises every line to its own height anyway. `region` reads only that part of the page (boxes stay in
+   * the page's pixels).
    */
   recognizePage(
     image: DecodedImage,
     traineddata: readonly string[],
     scale?: number,
+    region?: PageRegion,
   ): Promise<Array<{ box: Quad; reading: TesseractLineText }>>;
 }
+
+/**
+ * White added around a page or region before Tesseract reads it: its layout analysis leaves out a word that
+ * touches the image's edge (a column cut close to its first letters lost every line's first word).
+ */
+const PAGE_MARGIN = 16;
 
 export function createTesseractRecognizer(workers: TesseractReader): TesseractRecognizer {
   return {
@@ -48,20 +57,27 @@ export function createTesseractRecognizer(workers: TesseractReader): TesseractRe
       }
       return lines;
     },
-    async recognizePage(image, traineddata, scale = 1) {
-      const width = Math.max(1, Math.round(image.width * Math.min(1, scale)));
+    async recognizePage(image, traineddata, scale = 1, region = { x: 0, y: 0, width: image.width, height: image.height }) {
+      const width = Math.max(1, Math.round(region.width * Math.min(1, scale)));
       const png = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
+        .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
         .greyscale()
         .resize(width)
+        .extend({ top: PAGE_MARGIN, bottom: PAGE_MARGIN, left: PAGE_MARGIN, right: PAGE_MARGIN, background: '#ffffff' })
         .png()
         .toBuffer();
-      const page = await workers.recognizePage(traineddata, new Uint8Array(png));
-      const k = image.width / width;
+      const page = await workers.recognizePage(traineddata, new Uint8Array(png), region.column);
+      const k = region.width / width;
       const out: Array<{ box: Quad; reading: TesseractLineText }> = [];
       for (const block of page.blocks ?? []) {
         for (const paragraph of block.paragraphs) {
           for (const line of paragraph.lines) {
-            const [x0, y0, x1, y1] = [line.bbox.x0 * k, line.bbox.y0 * k, line.bbox.x1 * k, line.bbox.y1 * k];
+            const [x0, y0, x1, y1] = [
+              region.x + (line.bbox.x0 - PAGE_MARGIN) * k,
+              region.y + (line.bbox.y0 - PAGE_MARGIN) * k,
+              region.x + (line.bbox.x1 - PAGE_MARGIN) * k,
+              region.y + (line.bbox.y1 - PAGE_MARGIN) * k,
+            ];
             if (x1 - x0 < 2 || y1 - y0 < 2) continue;
             // The line on its own, its characters as fractions of its own width.
             const reading = readTesseractLine(

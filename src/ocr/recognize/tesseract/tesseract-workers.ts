@@ -69,15 +69,20 @@ export class TesseractWorkers {
 
   /** Recognises one text line (page segmentation mode 7) with the given models loaded together. */
   async recognizeLine(traineddata: readonly string[], image: Uint8Array): Promise<Page> {
-    return this.#recognize(traineddata, image, false);
+    return this.#recognize(traineddata, image);
   }
 
-  /** Recognises a whole page with Tesseract's own layout analysis (page segmentation mode 3). */
-  async recognizePage(traineddata: readonly string[], image: Uint8Array): Promise<Page> {
-    return this.#recognize(traineddata, image, true);
+  /**
+   * Recognises a whole page with Tesseract's own layout analysis (page segmentation mode 3), or one
+   * column of a page (`column`, mode 4: lines of any size one under the other).
+   */
+  async recognizePage(traineddata: readonly string[], image: Uint8Array, column = false): Promise<Page> {
+    return this.#recognize(traineddata, image, column ? PSM.SINGLE_COLUMN : PSM.AUTO);
   }
 
-  async #recognize(traineddata: readonly string[], image: Uint8Array, page: boolean): Promise<Page> {
+  /** `layout`: a page's segmentation mode; none for a line. */
+  async #recognize(traineddata: readonly string[], image: Uint8Array, layout?: PSM): Promise<Page> {
+    const page = layout !== undefined;
     if (this.#closed) throw new Error('Tesseract workers are closed.');
     const key = [...new Set(traineddata)].join('+');
     const set = this.#sets.get(key) ?? this.#create(key);
@@ -91,7 +96,7 @@ export class TesseractWorkers {
       const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
       if (!page) return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
       instance.grown = true;
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+      await worker.setParameters({ tessedit_pageseg_mode: layout });
       try {
         return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
       } finally {

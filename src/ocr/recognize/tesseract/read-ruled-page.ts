@@ -1,0 +1,104 @@
+import type { DecodedImage } from '../../decode/decode-image.ts';
+import type { Quad } from '../../ocr-types.ts';
+import type { LineReading } from '../recognizer.ts';
+import { type PageRegion, ruledColumns } from './ruled-columns.ts';
+import type { TesseractRecognizer } from './tesseract-recognizer.ts';
+
+/** A block of lines Tesseract left out of a column is at least this many body lines tall (a stray mark or a rule's blot is not). */
+const DROPPED_BLOCK_LINES = 3;
+
+const centreOf = (q: Quad) => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 });
+const top = (q: Quad) => Math.min(q[0].y, q[1].y, q[2].y, q[3].y);
+const bottom = (q: Quad) => Math.max(q[0].y, q[1].y, q[2].y, q[3].y);
+
+function rect(x0: number, y0: number, x1: number, y1: number): Quad {
+  return [
+    { x: x0, y: y0 },
+    { x: x1, y: y0 },
+    { x: x1, y: y1 },
+    { x: x0, y: y1 },
+  ];
+}
+
+/**
+ * The detector's lines whose middle lies in the region, cut to its sides (a line the detector ran across
+ * a ruled gutter is two lines, one per column), top to bottom; slivers under a line height wide go.
+ */
+function linesIn(region: PageRegion, lines: readonly Quad[]): Quad[] {
+  const inside: Quad[] = [];
+  for (const line of lines) {
+    const { y } = centreOf(line);
+    if (y < region.y || y >= region.y + region.height) continue;
+    const xs = line.map((p) => p.x);
+    const x0 = Math.max(Math.min(...xs), region.x);
+    const x1 = Math.min(Math.max(...xs), region.x + region.width);
+    const [y0, y1] = [top(line), bottom(line)];
+    if (x1 - x0 >= y1 - y0) inside.push(rect(x0, y0, x1, y1));
+  }
+  return inside.sort((a, b) => centreOf(a).y - centreOf(b).y);
+}
+
+/** Whether one of Tesseract's line boxes (not one as tall as a block) holds the line's middle, give or take a quarter line. */
+function isRead(line: Quad, boxes: readonly Quad[], body: number): boolean {
+  const { x, y } = centreOf(line);
+  return boxes.some((box) => {
+    const height = bottom(box) - top(box);
+    if (height > DROPPED_BLOCK_LINES * body) return false;
+    return x >= box[0].x && x <= box[1].x && y >= top(box) - height / 4 && y <= bottom(box) + height / 4;
+  });
+}
+
+/** The detector's lines of a column that Tesseract's layout left out, where they make a block `DROPPED_BLOCK_LINES` tall. */
+export function droppedBlocks(lines: readonly Quad[], boxes: readonly Quad[], body: number): Quad[] {
+  const dropped: Quad[] = [];
+  let run: Quad[] = [];
+  const close = () => {
+    if (run.length > 0 && bottom(run[run.length - 1]) - top(run[0]) >= DROPPED_BLOCK_LINES * body) dropped.push(...run);
+    run = [];
+  };
+  for (const line of lines) {
+    if (isRead(line, boxes, body)) close();
+    else run.push(line);
+  }
+  close();
+  return dropped;
+}
+
+/**
+ * A page read by Tesseract's layout analysis and line reader, a region at a time: the page is cut at its
+ * column rules (`ruledColumns`), what lies outside the columns read with Tesseract's own layout, each column
+ * as one column. Tesseract's layout sometimes leaves a block of a column's lines out (eight to twenty body
+ * lines of a Fraktur page, at one scale and not another): the detector's lines there (`lines`, `body` their
+ * median height) are read one at a time (`readLines`) and put back in their place.
+ *
+ * @example const page = await readRuledPage(image, lines, body, tesseract, ['frk'], 0.45, readLines);
+ */
+export async function readRuledPage(
+  image: DecodedImage,
+  lines: readonly Quad[],
+  body: number,
+  tesseract: TesseractRecognizer,
+  traineddata: readonly string[],
+  scale: number,
+  readLines: (quads: readonly Quad[]) => Promise<LineReading[]>,
+): Promise<Array<{ box: Quad; reading: LineReading }>> {
+  const page: Array<{ box: Quad; reading: LineReading }> = [];
+  for (const region of ruledColumns(image)) {
+    const read: Array<{ box: Quad; reading: LineReading }> = await tesseract.recognizePage(image, traineddata, scale, region);
+    const dropped = region.column
+      ? droppedBlocks(
+          linesIn(region, lines),
+          read.map((l) => l.box),
+          body,
+        )
+      : [];
+    if (dropped.length === 0) {
+      page.push(...read);
+      continue;
+    }
+    const again = await readLines(dropped);
+    const column = [...read, ...dropped.map((box, k) => ({ box, reading: again[k] }))];
+    page.push(...column.sort((a, b) => centreOf(a.box).y - centreOf(b.box).y));
+  }
+  return page;
+}

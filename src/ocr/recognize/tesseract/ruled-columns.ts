@@ -1,0 +1,244 @@
+import type { DecodedImage } from '../../decode/decode-image.ts';
+
+/** A rectangle of the page in its pixels. */
+export interface PageRegion {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+  /** The region lies between column rules: one column of text. */
+  readonly column?: boolean;
+}
+
+/** A vertical rule: its column (at its foot), the columns its ink covers from top to foot (a skewed scan's drifts), and its rows. */
+interface Rule {
+  readonly x: number;
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** Rows per band in which a rule is looked for; a rule runs through nearly every row of each band it crosses. */
+const BAND = 32;
+/** Share of a band's rows a rule inks at its column (within one pixel either side). */
+const RULE_COVER = 0.75;
+/** A rule's ink is thin: its horizontal run is at most this share of the page's width (and 3 px at least). */
+const RULE_THICKNESS = 0.004;
+/** Bands a rule may skip (a break in the print, a dash crossing it) and the columns it may drift per band (a skewed scan). */
+const RULE_SKIP_BANDS = 2;
+const RULE_DRIFT = 2;
+/** A column rule runs at least this share of the page's height: a box's edge or a letter's stem does not. */
+const RULE_MIN_HEIGHT = 0.25;
+/** Rules this near the page's left or right edge are the scan's border or the paper's edge. */
+const EDGE_MARGIN = 0.03;
+/**
+ * A rule's columns go on above and below its ink while its gutter stays open: a band of rows in which at
+ * most this share of rows has ink beside the rule (from 4 to 8 columns of it on a 2 700-px page; a faint or
+ * broken rule's own ink does not count), where a line of text across the gutter inks far more.
+ */
+const OPEN_GUTTER = 0.1;
+const GUTTER_FROM = 0.0015;
+const GUTTER_TO = 0.003;
+/** Rows below a rule's end, as a share of the page's height, that still belong to its columns (a line or two). */
+const SHORT_END = 0.1;
+
+/** Otsu's threshold of a grey histogram: ink is at or below it. */
+function otsu(grey: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (const v of grey) hist[v]++;
+  let total = 0;
+  for (let v = 0; v < 256; v++) total += v * hist[v];
+  let below = 0;
+  let belowSum = 0;
+  let best = -1;
+  let threshold = 127;
+  for (let t = 0; t < 256; t++) {
+    below += hist[t];
+    if (below === 0) continue;
+    const above = grey.length - below;
+    if (above === 0) break;
+    belowSum += t * hist[t];
+    const between = below * above * (belowSum / below - (total - belowSum) / above) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+/** Ink where a thin run of it (at most `thickness` columns wide) crosses each pixel: letters' stems and rules, not blocks. */
+function thinInk(grey: Uint8Array, width: number, height: number, thickness: number, threshold: number): Uint8Array {
+  const thin = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; ) {
+      if (grey[row + x] > threshold) {
+        x++;
+        continue;
+      }
+      let end = x;
+      while (end < width && grey[row + end] <= threshold) end++;
+      if (end - x <= thickness) thin.fill(1, row + x, row + end);
+      x = end;
+    }
+  }
+  return thin;
+}
+
+/**
+ * The page's vertical rules: per band of rows, the columns whose thin ink (one pixel either side)
+ * covers most of the band, chained from band to band while they stay within `RULE_DRIFT` columns,
+ * skipping at most `RULE_SKIP_BANDS` bands; a chain as tall as `RULE_MIN_HEIGHT` of the page is a rule.
+ */
+function findRules(image: DecodedImage): Rule[] {
+  const { width, height } = image;
+  const grey = new Uint8Array(width * height);
+  for (let i = 0, j = 0; i < grey.length; i++, j += 3)
+    grey[i] = (image.rgb[j] * 299 + image.rgb[j + 1] * 587 + image.rgb[j + 2] * 114 + 500) / 1000;
+  const threshold = otsu(grey);
+  const thin = thinInk(grey, width, height, Math.max(3, Math.round(width * RULE_THICKNESS)), threshold);
+  const bands = Math.floor(height / BAND);
+  type Chain = { x: number; firstX: number; left: number; right: number; top: number; bottom: number; lastBand: number };
+  // Whether band `b` has (next to) no ink around column `x`: the gutter goes on there.
+  const [from, to] = [Math.max(2, Math.round(width * GUTTER_FROM)), Math.max(4, Math.round(width * GUTTER_TO))];
+  const open = (b: number, x: number) => {
+    let inked = 0;
+    for (let y = b * BAND; y < (b + 1) * BAND; y++) {
+      const row = y * width;
+      for (let dx = from; dx <= to; dx++) {
+        if (grey[row + Math.max(0, x - dx)] <= threshold || grey[row + Math.min(width - 1, x + dx)] <= threshold) {
+          inked++;
+          break;
+        }
+      }
+    }
+    return inked <= OPEN_GUTTER * BAND;
+  };
+  // The row of `[from, to)` with the least ink across the page (its edges left out): where the columns
+  // begin or end without cutting through a heading's descenders or a line's ascenders.
+  const [inner0, inner1] = [Math.round(width * EDGE_MARGIN), Math.round(width * (1 - EDGE_MARGIN))];
+  const clearestRow = (from: number, to: number, which: 'first' | 'last') => {
+    let [best, bestInk] = [from, Infinity];
+    for (let y = from; y < Math.min(to, height); y++) {
+      let ink = 0;
+      for (let x = inner0; x < inner1; x++) if (grey[y * width + x] <= threshold) ink++;
+      if (ink < bestInk || (ink === bestInk && which === 'last')) [best, bestInk] = [y, ink];
+    }
+    return best;
+  };
+  const chains: Chain[] = [];
+  const rules: Rule[] = [];
+  const count = new Uint16Array(width);
+  for (let b = 0; b < bands; b++) {
+    count.fill(0);
+    for (let y = b * BAND; y < (b + 1) * BAND; y++) {
+      const row = y * width;
+      for (let x = 1; x + 1 < width; x++) if (thin[row + x - 1] | thin[row + x] | thin[row + x + 1]) count[x]++;
+    }
+    // Each run of covered columns `[start, end)` is one candidate, at its middle.
+    const candidates: Array<{ x: number; start: number; end: number }> = [];
+    for (let x = 0; x < width; ) {
+      if (count[x] < RULE_COVER * BAND) {
+        x++;
+        continue;
+      }
+      let end = x;
+      while (end < width && count[end] >= RULE_COVER * BAND) end++;
+      candidates.push({ x: Math.round((x + end - 1) / 2), start: x, end });
+      x = end;
+    }
+    for (const { x, start, end } of candidates) {
+      const chain = chains.find((c) => Math.abs(c.x - x) <= RULE_DRIFT && c.lastBand < b);
+      if (chain)
+        Object.assign(chain, {
+          x,
+          left: Math.min(chain.left, start),
+          right: Math.max(chain.right, end),
+          bottom: (b + 1) * BAND,
+          lastBand: b,
+        });
+      else chains.push({ x, firstX: x, left: start, right: end, top: b * BAND, bottom: (b + 1) * BAND, lastBand: b });
+    }
+    for (let k = chains.length - 1; k >= 0; k--) {
+      if (b - chains[k].lastBand <= RULE_SKIP_BANDS && b + 1 < bands) continue;
+      const [chain] = chains.splice(k, 1);
+      const inside = chain.x > width * EDGE_MARGIN && chain.x < width * (1 - EDGE_MARGIN);
+      if (!inside || chain.bottom - chain.top < RULE_MIN_HEIGHT * height) continue;
+      let [top, bottom] = [chain.top / BAND, chain.bottom / BAND];
+      while (top > 0 && open(top - 1, chain.firstX)) top--;
+      while (bottom < bands && open(bottom, chain.x)) bottom++;
+      // What is left below is the columns' last lines when it is short: the rule ends in a blot, or its last band is missing.
+      const end = bottom * BAND > height * (1 - SHORT_END) ? height : clearestRow(bottom * BAND - BAND, bottom * BAND, 'last');
+      rules.push({
+        x: chain.x,
+        left: chain.left,
+        right: chain.right,
+        top: clearestRow(top * BAND, top * BAND + BAND, 'first'),
+        bottom: end,
+      });
+    }
+  }
+  return mergeDoubleRules(rules, width);
+}
+
+/** Rules nearer than this share of the page's width with rows in common are one double rule, not a column between them. */
+const DOUBLE_RULE = 0.01;
+
+function mergeDoubleRules(rules: readonly Rule[], width: number): Rule[] {
+  const merged: Rule[] = [];
+  for (const rule of [...rules].sort((a, b) => a.x - b.x)) {
+    const k = merged.findIndex((m) => rule.x - m.x <= DOUBLE_RULE * width && rule.top < m.bottom && rule.bottom > m.top);
+    if (k < 0) merged.push(rule);
+    else {
+      const m = merged[k];
+      merged[k] = {
+        x: Math.round((m.x + rule.x) / 2),
+        left: Math.min(m.left, rule.left),
+        right: Math.max(m.right, rule.right),
+        top: Math.min(m.top, rule.top),
+        bottom: Math.max(m.bottom, rule.bottom),
+      };
+    }
+  }
+  return merged;
+}
+
+/**
+ * The page cut at its vertical column rules, in reading order: what lies above the rules across the
+ * page (a masthead, a heading), then the columns between them left to right, then what lies below,
+ * each part cut again at the rules inside it. Old newspapers rule their narrow gutters, and Tesseract's
+ * own layout analysis reads across such a gutter at some scales and not at others (a Fraktur front page
+ * read 27 at the size it was given and 88 at full size); read a column at a time, it cannot.
+ * A page without rules is one region.
+ *
+ * @example for (const region of ruledColumns(page)) lines.push(...(await tesseract.recognizePage(page, ['frk'], scale, region)));
+ */
+export function ruledColumns(image: DecodedImage): PageRegion[] {
+  return cut({ x: 0, y: 0, width: image.width, height: image.height }, findRules(image));
+}
+
+function cut(region: PageRegion, rules: readonly Rule[]): PageRegion[] {
+  const inside = rules.filter(
+    (r) => r.x > region.x && r.x < region.x + region.width && r.top >= region.y && r.bottom <= region.y + region.height,
+  );
+  if (inside.length === 0) return [region];
+  // The rules whose rows overlap the topmost one's make one band of columns.
+  const first = inside.reduce((a, b) => (b.top < a.top ? b : a));
+  const band = inside.filter((r) => r.top < first.bottom && r.bottom > first.top);
+  const top = Math.min(...band.map((r) => r.top));
+  const bottom = Math.max(...band.map((r) => r.bottom));
+  // Columns lie between the rules, the rules' own ink left out: Tesseract drops a word set against a rule at a crop's edge.
+  const sorted = [...band].sort((a, b) => a.x - b.x);
+  const starts = [region.x, ...sorted.map((r) => r.right)];
+  const ends = [...sorted.map((r) => r.left), region.x + region.width];
+  const rest = inside.filter((r) => !band.includes(r));
+  const parts: PageRegion[] = [];
+  if (top > region.y) parts.push(...cut({ ...region, height: top - region.y }, rest));
+  for (let k = 0; k < starts.length; k++) {
+    parts.push(...cut({ x: starts[k], y: top, width: ends[k] - starts[k], height: bottom - top, column: true }, rest));
+  }
+  if (bottom < region.y + region.height) parts.push(...cut({ ...region, y: bottom, height: region.y + region.height - bottom }, rest));
+  return parts.filter((p) => p.width > 1 && p.height > 1);
+}
