@@ -210,7 +210,7 @@ function mergeDoubleRules(rules: readonly Rule[], width: number): Rule[] {
  * page (a masthead, a heading), then the columns between them left to right, then what lies below,
  * each part cut again at the rules inside it. Old newspapers rule their narrow gutters, and Tesseract's
  * own layout analysis reads across such a gutter at some scales and not at others (a Fraktur front page
- * read 27 at the size it was given and 88 at full size); read a column at a time, it cannot.
+ * read 27 at the scale the engine gives it and 88 at full size); read a column at a time, it cannot.
  * A page without rules is one region.
  *
  * @example for (const region of ruledColumns(page)) lines.push(...(await tesseract.recognizePage(page, ['frk'], scale, region)));
@@ -229,7 +229,7 @@ function cut(region: PageRegion, rules: readonly Rule[]): PageRegion[] {
   const band = inside.filter((r) => r.top < first.bottom && r.bottom > first.top);
   const top = Math.min(...band.map((r) => r.top));
   const bottom = Math.max(...band.map((r) => r.bottom));
-  // Columns lie between the rules, the rules' own ink left out: Tesseract drops a word set against a rule at a crop's edge.
+  // Columns lie between the rules, the rules' own ink left out (read whole, Tesseract wrote a rule as "|").
   const sorted = [...band].sort((a, b) => a.x - b.x);
   const starts = [region.x, ...sorted.map((r) => r.right)];
   const ends = [...sorted.map((r) => r.left), region.x + region.width];

@@ -32,12 +32,6 @@ export interface TesseractRecognizer {
   ): Promise<Array<{ box: Quad; reading: TesseractLineText }>>;
 }
 
-/**
- * White added around a page or region before Tesseract reads it: its layout analysis leaves out a word that
- * touches the image's edge (a column cut close to its first letters lost every line's first word).
- */
-const PAGE_MARGIN = 16;
-
 export function createTesseractRecognizer(workers: TesseractReader): TesseractRecognizer {
   return {
     async recognizeLines(crops, traineddata) {
@@ -63,7 +57,6 @@ export function createTesseractRecognizer(workers: TesseractReader): TesseractRe
         .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
         .greyscale()
         .resize(width)
-        .extend({ top: PAGE_MARGIN, bottom: PAGE_MARGIN, left: PAGE_MARGIN, right: PAGE_MARGIN, background: '#ffffff' })
         .png()
         .toBuffer();
       const page = await workers.recognizePage(traineddata, new Uint8Array(png), region.column);
@@ -73,10 +66,10 @@ export function createTesseractRecognizer(workers: TesseractReader): TesseractRe
         for (const paragraph of block.paragraphs) {
           for (const line of paragraph.lines) {
             const [x0, y0, x1, y1] = [
-              region.x + (line.bbox.x0 - PAGE_MARGIN) * k,
-              region.y + (line.bbox.y0 - PAGE_MARGIN) * k,
-              region.x + (line.bbox.x1 - PAGE_MARGIN) * k,
-              region.y + (line.bbox.y1 - PAGE_MARGIN) * k,
+              region.x + line.bbox.x0 * k,
+              region.y + line.bbox.y0 * k,
+              region.x + line.bbox.x1 * k,
+              region.y + line.bbox.y1 * k,
             ];
             if (x1 - x0 < 2 || y1 - y0 < 2) continue;
             // The line on its own, its characters as fractions of its own width.
