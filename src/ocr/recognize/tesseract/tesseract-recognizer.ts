@@ -22,7 +22,7 @@ export interface TesseractRecognizer {
    * The page's lines as Tesseract's own layout analysis finds them, each with its box in image pixels.
    * `scale` (≤ 1) shrinks the page first: the layout analysis costs per pixel, the line reader
    * normalises every line to its own height anyway. `region` reads only that part of the page (boxes stay in
-   * the page's pixels).
+   * the page's pixels), and one that is a column (`region.column`) as one column of lines.
    */
   recognizePage(
     image: DecodedImage,
