@@ -1,4 +1,5 @@
 import type { DecodedImage } from '../../decode/decode-image.ts';
+import { quadCentre } from '../../geometry.ts';
 import type { Quad } from '../../ocr-types.ts';
 import type { LineReading } from '../recognizer.ts';
 import { type PageRegion, ruledColumns } from './ruled-columns.ts';
@@ -7,7 +8,6 @@ import type { TesseractRecognizer } from './tesseract-recognizer.ts';
 /** A block of lines Tesseract left out of a column is at least this many body lines tall (a stray mark or a rule's blot is not). */
 const DROPPED_BLOCK_LINES = 3;
 
-const centreOf = (q: Quad) => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 });
 const top = (q: Quad) => Math.min(q[0].y, q[1].y, q[2].y, q[3].y);
 const bottom = (q: Quad) => Math.max(q[0].y, q[1].y, q[2].y, q[3].y);
 
@@ -27,7 +27,7 @@ function rect(x0: number, y0: number, x1: number, y1: number): Quad {
 function linesIn(region: PageRegion, lines: readonly Quad[]): Quad[] {
   const inside: Quad[] = [];
   for (const line of lines) {
-    const { y } = centreOf(line);
+    const { y } = quadCentre(line);
     if (y < region.y || y >= region.y + region.height) continue;
     const xs = line.map((p) => p.x);
     const x0 = Math.max(Math.min(...xs), region.x);
@@ -35,12 +35,12 @@ function linesIn(region: PageRegion, lines: readonly Quad[]): Quad[] {
     const [y0, y1] = [top(line), bottom(line)];
     if (x1 - x0 >= y1 - y0) inside.push(rect(x0, y0, x1, y1));
   }
-  return inside.sort((a, b) => centreOf(a).y - centreOf(b).y);
+  return inside.sort((a, b) => quadCentre(a).y - quadCentre(b).y);
 }
 
 /** Whether one of Tesseract's line boxes (not one as tall as a block) holds the line's middle, give or take a quarter line. */
 function isRead(line: Quad, boxes: readonly Quad[], body: number): boolean {
-  const { x, y } = centreOf(line);
+  const { x, y } = quadCentre(line);
   return boxes.some((box) => {
     const height = bottom(box) - top(box);
     if (height > DROPPED_BLOCK_LINES * body) return false;
@@ -98,7 +98,7 @@ export async function readRuledPage(
     }
     const again = await readLines(dropped);
     const column = [...read, ...dropped.map((box, k) => ({ box, reading: again[k] }))];
-    page.push(...column.sort((a, b) => centreOf(a.box).y - centreOf(b.box).y));
+    page.push(...column.sort((a, b) => quadCentre(a.box).y - quadCentre(b.box).y));
   }
   return page;
 }

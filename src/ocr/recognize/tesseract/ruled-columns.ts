@@ -1,4 +1,6 @@
 import type { DecodedImage } from '../../decode/decode-image.ts';
+import { greyOf } from '../crop-line.ts';
+import { otsuThreshold } from '../ink-profile.ts';
 
 /** A rectangle of the page in its pixels. */
 export interface PageRegion {
@@ -43,31 +45,6 @@ const GUTTER_TO = 0.003;
 /** Rows below a rule's end, as a share of the page's height, that still belong to its columns (a line or two). */
 const SHORT_END = 0.1;
 
-/** Otsu's threshold of a grey histogram: ink is at or below it. */
-function otsu(grey: Uint8Array): number {
-  const hist = new Float64Array(256);
-  for (const v of grey) hist[v]++;
-  let total = 0;
-  for (let v = 0; v < 256; v++) total += v * hist[v];
-  let below = 0;
-  let belowSum = 0;
-  let best = -1;
-  let threshold = 127;
-  for (let t = 0; t < 256; t++) {
-    below += hist[t];
-    if (below === 0) continue;
-    const above = grey.length - below;
-    if (above === 0) break;
-    belowSum += t * hist[t];
-    const between = below * above * (belowSum / below - (total - belowSum) / above) ** 2;
-    if (between > best) {
-      best = between;
-      threshold = t;
-    }
-  }
-  return threshold;
-}
-
 /** Ink where a thin run of it (at most `thickness` columns wide) crosses each pixel: letters' stems and rules, not blocks. */
 function thinInk(grey: Uint8Array, width: number, height: number, thickness: number, threshold: number): Uint8Array {
   const thin = new Uint8Array(width * height);
@@ -94,10 +71,11 @@ function thinInk(grey: Uint8Array, width: number, height: number, thickness: num
  */
 function findRules(image: DecodedImage): Rule[] {
   const { width, height } = image;
-  const grey = new Uint8Array(width * height);
-  for (let i = 0, j = 0; i < grey.length; i++, j += 3)
-    grey[i] = (image.rgb[j] * 299 + image.rgb[j + 1] * 587 + image.rgb[j + 2] * 114 + 500) / 1000;
-  const threshold = otsu(grey);
+  const grey = greyOf(image);
+  const histogram = new Float64Array(256);
+  for (const v of grey) histogram[v]++;
+  // Ink is at or below Otsu's threshold.
+  const threshold = otsuThreshold(histogram);
   const thin = thinInk(grey, width, height, Math.max(3, Math.round(width * RULE_THICKNESS)), threshold);
   const bands = Math.floor(height / BAND);
   type Chain = { x: number; firstX: number; left: number; right: number; top: number; bottom: number; lastBand: number };
