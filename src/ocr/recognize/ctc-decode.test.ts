@@ -102,6 +102,16 @@ test('a hesitant space never goes before punctuation or inside a number; a sure 
   assert.equal(ctcDecode(withSpaces([1, 0, 7, 6], { 1: 0.3 }), 4, NUMBERS).text, 'a :');
 });
 
+test("each character after the first keeps the space's best chance between it and its neighbour, for the ink's word gaps", () => {
+  // a a _ _ b _ 2: the space 0.1 and 0.02 between a and b, 0.05 (the default) around the blank before 2.
+  const r = ctcDecode(withSpaces([1, 1, 0, 0, 2, 0, 3], { 2: 0.1, 3: 0.02 }), 7, NUMBERS);
+  assert.equal(r.text, 'ab2');
+  assert.deepEqual(
+    r.chars.map((c) => c.spaceBefore && Math.round(c.spaceBefore * 100) / 100),
+    [undefined, 0.1, 0.05],
+  );
+});
+
 test('a dictionary without a space never reads one', () => {
   const dict = ['', 'a', 'b'];
   const rows = new Float32Array([0, 1, 0, 0.6, 0, 0.4, 0, 0, 1]);

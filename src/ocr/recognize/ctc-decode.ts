@@ -91,16 +91,25 @@ export function ctcDecode(top: Float32Array, timesteps: number, dictionary: read
   const clamp = (x: number) => Math.min(1, Math.max(0, x));
   const chars = kept.map((r, i): RecognizedChar => {
     const alternative = r.index === space ? undefined : alternativeAt(top, r.peak, r.index, dictionary);
+    const spaceBefore = i > 0 && space > 0 ? spaceBetween(top, kept[i - 1].end, r.start) : undefined;
     return {
       text: dictionary[r.index],
       x0: clamp(i === 0 ? centres[0] - pitch / 2 : (centres[i - 1] + centres[i]) / 2),
       x1: clamp(i === kept.length - 1 ? centres[i] + pitch / 2 : (centres[i] + centres[i + 1]) / 2),
       confidence: r.prob,
       ...(alternative && { alternative }),
+      ...(spaceBefore !== undefined && { spaceBefore }),
     };
   });
   const confidence = chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length;
   return { text: chars.map((c) => c.text).join(''), confidence, chars, centres };
+}
+
+/** The space's highest probability over timesteps `from`..`to` (the ends are the neighbours' own timesteps). */
+function spaceBetween(top: Float32Array, from: number, to: number): number {
+  let most = 0;
+  for (let t = from; t <= to; t++) most = Math.max(most, top[t * OUTPUT_COLUMNS + SPACE_COLUMN]);
+  return most;
 }
 
 /** The likeliest runner-up at timestep `t` that is a letter or digit other than the character read there. */

@@ -13,6 +13,8 @@ export interface RecognizedChar {
   confidence: number;
   /** PP-OCR: the likeliest other letter or digit where this one was read, for the lexicon (`correct-lookalike-letters.ts`). */
   alternative?: { text: string; confidence: number };
+  /** PP-OCR: the space's highest probability between the previous character's timesteps and this one's (`word-gaps.ts`). */
+  spaceBefore?: number;
 }
 
 /** A text line as the recognizer read it, in original-image pixels (after EXIF orientation). */

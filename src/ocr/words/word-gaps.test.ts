@@ -72,6 +72,17 @@ test("the recognizer's spaces stand; the ink adds the one it missed", async () =
   assert.equal(out.text, 'PLEAS E RETURN');
 });
 
+test('a blank inside a word stays one where the recognizer gave the space almost no chance', async () => {
+  const text = 'GIFT VOUCHER';
+  const img = await render(text, 'DejaVu Sans Mono', 260);
+  const reading = monoReading(text, [...'GIFTVOUCHER'], img.width);
+  // The recognizer saw one word: no space between T and V more likely than 1 %.
+  const doubted = { ...reading, chars: reading.chars.map((c, i) => (i === 4 ? { ...c, spaceBefore: 0.01 } : c)) };
+  assert.equal(refineWordGaps(doubted, asCrop(img)).text, 'GIFTVOUCHER');
+  const likely = { ...reading, chars: reading.chars.map((c, i) => (i === 4 ? { ...c, spaceBefore: 0.08 } : c)) };
+  assert.equal(refineWordGaps(likely, asCrop(img)).text, 'GIFT VOUCHER');
+});
+
 test('words written on a form underline: the rule is no ink, the gaps between words stay blank', async () => {
   const text = 'TEST ARTICLE NUMBER';
   const img = await render(text, 'DejaVu Sans Mono', 400);

@@ -16,9 +16,16 @@ export interface WordGapParams {
   overMedian: number;
   /** Extra width asked of a gap next to a narrow glyph (1, I, l, punctuation). */
   narrowExtra: number;
+  /**
+   * The recognizer's own space probability at a blank (`RecognizedChar.spaceBefore`) must reach this
+   * for the ink to add a space there: a serif T or V, or letters thinned by fading, leave blanks as
+   * wide as a word gap inside a word ("GS T", "V E05"), where the recognizer, which sees the letters,
+   * gives the space next to nothing.
+   */
+  minSpaceProbability: number;
 }
 
-export const DEFAULT_WORD_GAP_PARAMS: WordGapParams = { minGap: 0.28, overMedian: 0.15, narrowExtra: 0.1 };
+export const DEFAULT_WORD_GAP_PARAMS: WordGapParams = { minGap: 0.28, overMedian: 0.15, narrowExtra: 0.1, minSpaceProbability: 0.05 };
 
 /** The widest blank run whose centre lies strictly between two character peaks (crop pixels). */
 function widestGapBetween(gaps: readonly ColumnRun[], a: number, b: number): ColumnRun | undefined {
@@ -44,8 +51,9 @@ const isSpace = (t: string) => t.trim() === '';
  * two characters' CTC peaks are measured in text heights; letter gaps of a line form one group and
  * word gaps are clearly wider (≥ `minGap` and ≥ the line's median letter gap + `overMedian`, more
  * next to narrow glyphs whose cell is mostly blank in monospace print). A space is inserted at such
- * a gap, except next to CJK characters; none goes before the separator of a number ("1.48"), and one
- * after its point must be twice as wide. The recognizer's own spaces stand: dropping those the ink
+ * a gap, except next to CJK characters or where the recognizer gave a space almost no chance
+ * (`minSpaceProbability`); none goes before the separator of a number ("1.48"), and one after its
+ * point must be twice as wide. The recognizer's own spaces stand: dropping those the ink
  * did not confirm lost more words than it mended (sign lettering, form fields; docs/decisions.md).
  * Word edges move to the ink: a word's first character starts where its ink starts and its last ends
  * where its ink ends, so word boxes fit the text (CTC peaks sit inside glyphs and their midpoints cut
@@ -146,7 +154,8 @@ function segment(
       const cjk = CJK.test(a.c.text) || CJK.test(b.c.text);
       const narrow = NARROW.test(a.c.text) || NARROW.test(b.c.text);
       const need = (threshold + (narrow ? params.narrowExtra : 0)) * (afterDecimalPoint(glyphs, j) ? AFTER_DECIMAL_POINT : 1);
-      const space = !separatesNumber(glyphs, j) && (followsSpace.has(j) || (!cjk && pair.width >= need));
+      const likely = (b.c.spaceBefore ?? 1) >= params.minSpaceProbability;
+      const space = !separatesNumber(glyphs, j) && (followsSpace.has(j) || (!cjk && likely && pair.width >= need));
       if (space) {
         const at = pair.gap ? (pair.gap.start + pair.gap.end) / 2 / width : (a.c.x1 + b.c.x0) / 2;
         out.push({ char: { text: ' ', x0: at, x1: at, confidence: Math.min(a.c.confidence, b.c.confidence) }, peak: NaN, gap: pair.gap });
