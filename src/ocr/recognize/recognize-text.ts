@@ -189,10 +189,8 @@ export async function recognizeLines(
     const readWhole = (c: LineCrop) => readColumns(c, 0, c.width, model, dictionary, trailingBlank(photo));
     let reading = ink ? await readInPieces(crop, ink, model, dictionary, trailingBlank(photo)) : await readWhole(crop);
     if (photo && options.upright && !ink) reading = await readUpright(reading, image, quad, crop, readWhole);
-    // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink. A
-    // photo's line gets none: on a busy background the ink misplaces gaps that the recognizer's own
-    // hesitant spaces (`ctc-decode.ts`) find (docs/decisions.md).
-    readings.push(reading.chars.length > 0 && !photo ? { ...reading, ink: ink ?? inkProfile(crop) } : reading);
+    // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink.
+    readings.push(reading.chars.length > 0 ? { ...reading, ink: ink ?? inkProfile(crop) } : reading);
   }
   return readings;
 }
