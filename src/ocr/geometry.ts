@@ -94,16 +94,30 @@ export function distance(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
-/** The gap between two quads' upright bounding boxes (0 where they overlap): how near two lines are, whatever their lengths. */
-export function quadGap(a: Quad, b: Quad): number {
-  const box = (q: Quad) => ({
+/** The quad's upright bounding box. */
+export function quadBounds(q: Quad): { x0: number; y0: number; x1: number; y1: number } {
+  return {
     x0: Math.min(q[0].x, q[1].x, q[2].x, q[3].x),
     x1: Math.max(q[0].x, q[1].x, q[2].x, q[3].x),
     y0: Math.min(q[0].y, q[1].y, q[2].y, q[3].y),
     y1: Math.max(q[0].y, q[1].y, q[2].y, q[3].y),
-  });
-  const p = box(a);
-  const q = box(b);
+  };
+}
+
+/** The upright rectangle from (x0, y0) to (x1, y1) as a quad, corner 0 top-left, clockwise. */
+export function rectQuad(x0: number, y0: number, x1: number, y1: number): Quad {
+  return [
+    { x: x0, y: y0 },
+    { x: x1, y: y0 },
+    { x: x1, y: y1 },
+    { x: x0, y: y1 },
+  ];
+}
+
+/** The gap between two quads' upright bounding boxes (0 where they overlap): how near two lines are, whatever their lengths. */
+export function quadGap(a: Quad, b: Quad): number {
+  const p = quadBounds(a);
+  const q = quadBounds(b);
   return Math.hypot(Math.max(0, p.x0 - q.x1, q.x0 - p.x1), Math.max(0, p.y0 - q.y1, q.y0 - p.y1));
 }
 
@@ -146,11 +160,5 @@ export function rotateQuad(q: Quad, k: number): Quad {
 
 /** The quad of a whole image, corner 0 top-left, clockwise. */
 export function imageQuad(size: { width: number; height: number }): Quad {
-  const { width: w, height: h } = size;
-  return [
-    { x: 0, y: 0 },
-    { x: w, y: 0 },
-    { x: w, y: h },
-    { x: 0, y: h },
-  ];
+  return rectQuad(0, 0, size.width, size.height);
 }

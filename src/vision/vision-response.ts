@@ -1,3 +1,4 @@
+import { rectQuad } from '../ocr/geometry.ts';
 import type { BreakType, DetectedLanguage, OcrResult, OcrSymbol, Point, Quad } from '../ocr/ocr-types.ts';
 
 /**
@@ -130,13 +131,7 @@ export function fullTextAnnotation(result: OcrResult, serialize: SerializeOption
 function enclosingQuad(quads: Quad[]): Quad {
   const xs = quads.flatMap((q) => q.map((p) => p.x));
   const ys = quads.flatMap((q) => q.map((p) => p.y));
-  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  return [
-    { x: x0, y: y0 },
-    { x: x1, y: y0 },
-    { x: x1, y: y1 },
-    { x: x0, y: y1 },
-  ];
+  return rectQuad(Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys));
 }
 
 /** `textAnnotations`: the whole text with its locale and enclosing polygon, then one entry per word. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Quad } from '../ocr-types.ts';
 import { identifyLanguages, SEVERAL, tellLines } from './identify-language.ts';
+import { rectQuad } from '../geometry.ts';
 
 /** One line per row, 40 px apart, as a page's detector boxes. */
 const rows = (n: number): Quad[] =>
@@ -83,12 +84,6 @@ test('lines told among given languages: long lines on their own, short ones as t
 });
 
 test('a heading too short to tell takes the language of the paragraph it sits closest to, not the nearest centre', () => {
-  const box = (x0: number, y0: number, x1: number, y1: number): Quad => [
-    { x: x0, y: y0 },
-    { x: x1, y: y0 },
-    { x: x1, y: y1 },
-    { x: x0, y: y1 },
-  ];
   const texts = [
     'Wir entschuldigen uns fur die Unannehmlichkeiten und danken',
     'Ihnen fur Ihr Verstandnis und Ihre Geduld.',
@@ -96,6 +91,6 @@ test('a heading too short to tell takes the language of the paragraph it sits cl
     'Le musee sera ferme lundi pour des travaux d entretien et de nettoyage.',
   ];
   // The German paragraph's short last line ends above the heading; the French paragraph starts just below it.
-  const quads = [box(100, 0, 1500, 30), box(100, 40, 700, 70), box(100, 110, 260, 145), box(100, 155, 1500, 185)];
+  const quads = [rectQuad(100, 0, 1500, 30), rectQuad(100, 40, 700, 70), rectQuad(100, 110, 260, 145), rectQuad(100, 155, 1500, 185)];
   assert.deepEqual(tellLines(texts, quads, ['deu', 'fra']), ['deu', 'deu', 'fra', 'fra']);
 });

@@ -1,5 +1,5 @@
 import type { DecodedImage } from '../../decode/decode-image.ts';
-import { quadCentre } from '../../geometry.ts';
+import { quadBounds, quadCentre, rectQuad } from '../../geometry.ts';
 import type { Quad } from '../../ocr-types.ts';
 import type { LineReading } from '../recognizer.ts';
 import { type PageRegion, ruledColumns } from './ruled-columns.ts';
@@ -8,17 +8,8 @@ import type { TesseractRecognizer } from './tesseract-recognizer.ts';
 /** A block of lines Tesseract left out of a column is at least this many body lines tall (a stray mark or a rule's blot is not). */
 const DROPPED_BLOCK_LINES = 3;
 
-const top = (q: Quad) => Math.min(q[0].y, q[1].y, q[2].y, q[3].y);
-const bottom = (q: Quad) => Math.max(q[0].y, q[1].y, q[2].y, q[3].y);
-
-function rect(x0: number, y0: number, x1: number, y1: number): Quad {
-  return [
-    { x: x0, y: y0 },
-    { x: x1, y: y0 },
-    { x: x1, y: y1 },
-    { x: x0, y: y1 },
-  ];
-}
+const top = (q: Quad) => quadBounds(q).y0;
+const bottom = (q: Quad) => quadBounds(q).y1;
 
 /**
  * The detector's lines whose middle lies in the region, cut to its sides (a line the detector ran across
@@ -29,11 +20,10 @@ function linesIn(region: PageRegion, lines: readonly Quad[]): Quad[] {
   for (const line of lines) {
     const { y } = quadCentre(line);
     if (y < region.y || y >= region.y + region.height) continue;
-    const xs = line.map((p) => p.x);
-    const x0 = Math.max(Math.min(...xs), region.x);
-    const x1 = Math.min(Math.max(...xs), region.x + region.width);
-    const [y0, y1] = [top(line), bottom(line)];
-    if (x1 - x0 >= y1 - y0) inside.push(rect(x0, y0, x1, y1));
+    const bounds = quadBounds(line);
+    const x0 = Math.max(bounds.x0, region.x);
+    const x1 = Math.min(bounds.x1, region.x + region.width);
+    if (x1 - x0 >= bounds.y1 - bounds.y0) inside.push(rectQuad(x0, bounds.y0, x1, bounds.y1));
   }
   return inside.sort((a, b) => quadCentre(a).y - quadCentre(b).y);
 }

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import sharp from 'sharp';
 import type { DecodedImage } from '../../decode/decode-image.ts';
-import type { Quad } from '../../ocr-types.ts';
 import { droppedBlocks, readRuledPage } from './read-ruled-page.ts';
 import { ruledColumns } from './ruled-columns.ts';
 import { createTesseractRecognizer } from './tesseract-recognizer.ts';
 import { TesseractWorkers } from './tesseract-workers.ts';
+import { rectQuad } from '../../geometry.ts';
 
 const workers = new TesseractWorkers({ maxLoaded: 1 });
 after(() => workers.close());
@@ -83,21 +83,15 @@ test('a ruled page is read a column at a time: no line runs from one column into
 });
 
 test('lines Tesseract left out of a column are found when they make a block, not for a stray line or blot', () => {
-  const box = (x0: number, y0: number, x1: number, y1: number): Quad => [
-    { x: x0, y: y0 },
-    { x: x1, y: y0 },
-    { x: x1, y: y1 },
-    { x: x0, y: y1 },
-  ];
   const body = 20;
-  const detected = Array.from({ length: 12 }, (_, i) => box(10, 100 + i * 30, 600, 120 + i * 30));
-  const read = (rows: number[]) => rows.map((i) => box(12, 99 + i * 30, 598, 121 + i * 30));
+  const detected = Array.from({ length: 12 }, (_, i) => rectQuad(10, 100 + i * 30, 600, 120 + i * 30));
+  const read = (rows: number[]) => rows.map((i) => rectQuad(12, 99 + i * 30, 598, 121 + i * 30));
   // Lines 4–7 (four lines, 110 px: over three body lines) are missing.
   const dropped = droppedBlocks(detected, read([0, 1, 2, 3, 8, 9, 10, 11]), body);
   assert.deepEqual(dropped, detected.slice(4, 8));
   // One line missing is a line Tesseract found nothing in (a rule, a smudge), not a dropped block.
   assert.deepEqual(droppedBlocks(detected, read([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]), body), []);
   // Marks side by side on one row at the column's foot are no block either, however many.
-  const blots = [box(10, 500, 40, 515), box(60, 498, 90, 516), box(120, 501, 300, 518)];
+  const blots = [rectQuad(10, 500, 40, 515), rectQuad(60, 498, 90, 516), rectQuad(120, 501, 300, 518)];
   assert.deepEqual(droppedBlocks([...detected, ...blots], read([...detected.keys()]), body), []);
 });

@@ -80,12 +80,12 @@ function findRules(image: DecodedImage): Rule[] {
   const bands = Math.floor(height / BAND);
   type Chain = { x: number; firstX: number; left: number; right: number; top: number; bottom: number; lastBand: number };
   // Whether band `b` has (next to) no ink around column `x`: the gutter goes on there.
-  const [from, to] = [Math.max(2, Math.round(width * GUTTER_FROM)), Math.max(4, Math.round(width * GUTTER_TO))];
+  const [gutterFrom, gutterTo] = [Math.max(2, Math.round(width * GUTTER_FROM)), Math.max(4, Math.round(width * GUTTER_TO))];
   const open = (b: number, x: number) => {
     let inked = 0;
     for (let y = b * BAND; y < (b + 1) * BAND; y++) {
       const row = y * width;
-      for (let dx = from; dx <= to; dx++) {
+      for (let dx = gutterFrom; dx <= gutterTo; dx++) {
         if (grey[row + Math.max(0, x - dx)] <= threshold || grey[row + Math.min(width - 1, x + dx)] <= threshold) {
           inked++;
           break;

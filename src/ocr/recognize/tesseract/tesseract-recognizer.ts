@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { LineCrop } from '../crop-line.ts';
 import type { DecodedImage } from '../../decode/decode-image.ts';
+import { rectQuad } from '../../geometry.ts';
 import type { Quad } from '../../ocr-types.ts';
 import { toTesseractLineImage } from './line-image.ts';
 import { readTesseractLine, type TesseractLineText } from './tesseract-line.ts';
@@ -79,15 +80,7 @@ export function createTesseractRecognizer(workers: TesseractReader): TesseractRe
               line.bbox.x1 - line.bbox.x0,
             );
             if (reading.text.trim() === '') continue;
-            out.push({
-              box: [
-                { x: x0, y: y0 },
-                { x: x1, y: y0 },
-                { x: x1, y: y1 },
-                { x: x0, y: y1 },
-              ],
-              reading,
-            });
+            out.push({ box: rectQuad(x0, y0, x1, y1), reading });
           }
         }
       }
