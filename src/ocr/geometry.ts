@@ -94,8 +94,16 @@ export function distance(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
+/** An upright rectangle by its edges. */
+export interface Bounds {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 /** The quad's upright bounding box. */
-export function quadBounds(q: Quad): { x0: number; y0: number; x1: number; y1: number } {
+export function quadBounds(q: Quad): Bounds {
   return {
     x0: Math.min(q[0].x, q[1].x, q[2].x, q[3].x),
     x1: Math.max(q[0].x, q[1].x, q[2].x, q[3].x),

@@ -1,13 +1,8 @@
 import { test, type TestContext } from 'node:test';
+import { rectQuad as box } from '../../geometry.ts';
 import type { Quad } from '../../ocr-types.ts';
 import { mergeRowQuads } from './merge-row-quads.ts';
 
-const box = (x0: number, y0: number, x1: number, y1: number): Quad => [
-  { x: x0, y: y0 },
-  { x: x1, y: y0 },
-  { x: x1, y: y1 },
-  { x: x0, y: y1 },
-];
 const flipped = (q: Quad): Quad => [q[2], q[3], q[0], q[1]];
 
 test('word boxes on one row of a page join into one line; other rows and far columns stay apart', (t: TestContext) => {

@@ -1,3 +1,4 @@
+import { type Bounds as Box, imageQuad, quadBounds, rectQuad } from '../../geometry.ts';
 import type { Quad } from '../../ocr-types.ts';
 
 /**
@@ -16,13 +17,6 @@ const MAX_GAP_IN_HEIGHTS = 2;
 /** A lone row at least this share of the image's height means the image is that line. */
 const SINGLE_LINE_SHARE = 0.4;
 
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
 /**
  * The axis-aligned box of a roughly horizontal quad, whichever way round its corners are: PP-OCR's
  * 0/180° classifier, trained on Chinese and Latin, turns many Arabic words upside down, and
@@ -31,9 +25,7 @@ interface Box {
 function horizontalBox(q: Quad): Box | undefined {
   const dx = Math.abs(q[1].x - q[0].x);
   if (dx === 0 || Math.abs(q[1].y - q[0].y) / dx > MAX_SLOPE) return undefined;
-  const xs = q.map((p) => p.x);
-  const ys = q.map((p) => p.y);
-  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  return quadBounds(q);
 }
 
 function joins(row: Box, b: Box): boolean {
@@ -57,13 +49,6 @@ function isSingleLine(rows: readonly Box[], pageHeight: number): boolean {
   const tallest = Math.max(...rows.map((r) => r.y1 - r.y0));
   return y1 - y0 <= 1.5 * tallest && y1 - y0 >= SINGLE_LINE_SHARE * pageHeight;
 }
-
-const toQuad = (b: Box): Quad => [
-  { x: b.x0, y: b.y0 },
-  { x: b.x1, y: b.y0 },
-  { x: b.x1, y: b.y1 },
-  { x: b.x0, y: b.y1 },
-];
 
 /**
  * Joins the detector's boxes that continue one another on a row; others are returned unchanged.
@@ -101,7 +86,7 @@ export function mergeRowQuads(quads: readonly Quad[], page: { width: number; hei
       page.height,
     )
   ) {
-    return [toQuad({ x0: 0, y0: 0, x1: page.width, y1: page.height })];
+    return [imageQuad(page)];
   }
-  return [...kept, ...rows.map((r) => toQuad(r.box))];
+  return [...kept, ...rows.map(({ box }) => rectQuad(box.x0, box.y0, box.x1, box.y1))];
 }
