@@ -36,6 +36,11 @@ export interface OcrRun {
 
 /** PaddleOCR's `drop_score`: lines read with less confidence are noise far more often than text. */
 const MIN_LINE_CONFIDENCE = 0.5;
+
+/** Whether a line's reading is kept as text (`toLines`). */
+function isLegible(r: LineReading): boolean {
+  return r.text.trim() !== '' && r.confidence >= MIN_LINE_CONFIDENCE;
+}
 const HAN = /\p{Script=Han}/u;
 const LETTER = /\p{L}/u;
 
@@ -59,7 +64,7 @@ function toOriginalPixels(quads: readonly Quad[], scale: number): readonly Quad[
 function toLines(quads: readonly Quad[], readings: readonly LineReading[], options: OcrOptions, scene: boolean): RecognizedLine[] {
   const read = quads.flatMap((box, i) => {
     const r = readings[i];
-    if (r.text.trim() === '' || r.confidence < MIN_LINE_CONFIDENCE) return [];
+    if (!isLegible(r)) return [];
     const language = r.language ?? guessLanguage(r.text, options.languageHints);
     const line = { box, text: r.text, confidence: r.confidence, chars: r.chars, ...(language ? { language } : {}) };
     // Photos (TEXT mode) read by PP-OCR: doubtful words are mostly textures and fragments.
@@ -74,8 +79,8 @@ type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean;
 
 /**
  * Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole).
- * A page scanned sideways or upside down (`OrientedLines.turn`) is read again from the start turned upright,
- * and its boxes are put back in the pixels of the image as it came.
+ * When nothing legible comes of it, the image is looked at once more, enlarged (`DetectOptions.enlarged`):
+ * an image with no text costs one more detection, a sign the detector saw only as texture comes back.
  */
 async function detectAndRead(
   image: DecodedImage,
@@ -85,15 +90,40 @@ async function detectAndRead(
   crop: boolean,
   lap: (stage: string) => void,
 ): Promise<Read> {
+  const read = await lookAndRead(image, deps, options, wholePaper, crop, lap, false);
+  if (crop || read.readings.some(isLegible)) return read;
+  const again = await lookAndRead(image, deps, options, wholePaper, crop, lap, true);
+  return again.readings.some(isLegible) ? again : read;
+}
+
+/**
+ * One look at the image. A page scanned sideways or upside down (`OrientedLines.turn`) is read again from
+ * the start turned upright, and its boxes are put back in the pixels of the image as it came.
+ */
+async function lookAndRead(
+  image: DecodedImage,
+  deps: OcrPipelineDeps,
+  options: OcrOptions,
+  wholePaper: number,
+  crop: boolean,
+  lap: (stage: string) => void,
+  enlarged: boolean,
+): Promise<Read> {
   // Less than half paper: detected as a photo; read as one unless its lines lie on paper of their own (`isPhoto`).
   const mostlyNotPaper = wholePaper < PAGE_MIN_PAPER;
-  const oriented = await detectAndOrient(image, deps, lap, mostlyNotPaper);
+  const oriented = await detectAndOrient(image, deps, lap, { photo: mostlyNotPaper, enlarged });
   const photo = isPhoto(image, oriented.quads, wholePaper);
   const recognizeOptions = { ...options, photo };
   const turns = crop ? 0 : oriented.turn;
   if (turns === 0) return { ...(await readLines(image, oriented, deps, recognizeOptions, crop)), photo };
   const upright = await turnImage(image, turns);
-  const read = await readLines(upright, await detectAndOrient(upright, deps, lap, mostlyNotPaper), deps, recognizeOptions, crop);
+  const read = await readLines(
+    upright,
+    await detectAndOrient(upright, deps, lap, { photo: mostlyNotPaper, enlarged }),
+    deps,
+    recognizeOptions,
+    crop,
+  );
   return { ...read, photo, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
 }
 
@@ -101,9 +131,9 @@ async function detectAndOrient(
   image: DecodedImage,
   deps: OcrPipelineDeps,
   lap: (stage: string) => void,
-  photo: boolean,
+  look: { photo: boolean; enlarged: boolean },
 ): Promise<OrientedLines> {
-  const boxes: TextBox[] = await detectText(image, deps.models.detector, { photo });
+  const boxes: TextBox[] = await detectText(image, deps.models.detector, look);
   lap('detect');
   const oriented = await orientLines(
     image,

@@ -128,8 +128,13 @@ function detectorTensor(pixels: Uint8Array, width: number, from: number, to: num
 export interface DetectOptions {
   sizing?: DetectionSizing;
   db?: DbParams;
-  /** Look once more, enlarged, when nothing is found (default); the warm-up's blank page has no use for it. */
-  secondLook?: boolean;
+  /**
+   * Detect at the largest size allowed (up to twice the planned one, within `maxSide`): the second
+   * look of an image on which nothing legible was read (`ocr-pipeline.ts`). Thin or outlined letters
+   * (a neon sign) and light lettering on a busy background can vanish at the planned size. Nothing
+   * when the image cannot be enlarged.
+   */
+  enlarged?: boolean;
   /** Most input values per detector run (`STRIP_VALUES`); larger inputs are detected in strips. */
   stripValues?: number;
   /** The image is a photo (`paperShare`): detected with its short side at `minSide` first (`detectPhoto`). */
@@ -146,14 +151,11 @@ export async function detectText(image: DecodedImage, detector: OnnxModel, optio
   const sizing = options.sizing ?? DEFAULT_SIZING;
   const full = planDetection(image.width, image.height, sizing);
   const fullScale = full.width / image.width;
-  const found = await detectSized(image, detector, options, sizing, full);
-  if (found.length > 0 || options.secondLook === false) return found;
-  // Nothing found: thin or outlined letters (a neon sign) can vanish at the planned size. Look once
-  // more with the image enlarged as far as `maxSide` allows (at most 2×); found text costs nothing.
-  const larger = Math.min(2 * fullScale, sizing.maxSide / Math.max(image.width, image.height));
-  return larger >= fullScale * sizing.minUpscale
-    ? detectAt(image, planAtScale(image.width, image.height, larger), detector, options)
-    : found;
+  if (!options.enlarged) return detectSized(image, detector, options, sizing, full);
+  // Twice the size the image was first detected at: a photo's scene size, or the planned size.
+  const first = (options.photo ? photoDetectionScale(image.width, image.height, sizing) : undefined) ?? fullScale;
+  const larger = Math.min(2 * first, sizing.maxSide / Math.max(image.width, image.height));
+  return larger >= first * sizing.minUpscale ? detectAt(image, planAtScale(image.width, image.height, larger), detector, options) : [];
 }
 
 async function detectSized(

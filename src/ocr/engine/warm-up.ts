@@ -18,7 +18,7 @@ const LINE = imageQuad({ width: 640, height: 48 });
 export async function warmUp(models: OcrModels): Promise<void> {
   // A white 1280×720 page: the detector's most common input size (phone and camera photos).
   const blank: DecodedImage = { width: 1280, height: 720, rgb: new Uint8Array(1280 * 720 * 3).fill(255), format: 'png', scale: 1 };
-  for (let run = 0; run < 2; run++) await detectText(blank, models.detector, { secondLook: false });
+  for (let run = 0; run < 2; run++) await detectText(blank, models.detector);
   await classifyUpsideDown(blank, [LINE], models.classifier);
   await recognizeLines(blank, [LINE], models.latin.model, models.latin.dictionary);
   await recognizeLines(blank, [LINE], models.han.model, models.han.dictionary);
