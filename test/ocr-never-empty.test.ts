@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import sharp from 'sharp';
+import { decodeImage } from '../src/ocr/decode/decode-image.ts';
+import { detectText } from '../src/ocr/detect/detect-text.ts';
 import { loadEnglishLexicon } from '../src/ocr/words/english-lexicon.ts';
 import { buildLayout } from '../src/ocr/layout/build-layout.ts';
 import { loadModels, type OcrModels } from '../src/ocr/models/models.ts';
@@ -158,4 +160,27 @@ async function ledSign(word: string, width: number, height: number, pitch: numbe
 test('a crop of an LED sign, whose dots are no line to the detector, is read whole', async () => {
   const { result } = await runOcr(await ledSign('SALE', 360, 150, 9), deps, { mode: 'text', languageHints: [] });
   assert.match(result.text.replace(/\s+/g, ''), /SALE/);
+});
+
+test('a photo whose first look reads nothing legible is looked at once more, enlarged', async () => {
+  // A small, soft street sign the detector finds only at twice the size; at its own size it boxes
+  // only a dark bar elsewhere, which reads as nothing.
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="100%" height="100%" fill="#7a8a99"/>' +
+    '<rect x="100" y="100" width="160" height="8" fill="#222"/>' +
+    '<text x="500" y="360" font-family="Liberation Sans" font-weight="bold" font-size="5.5" fill="#222">MARKET STREET</text></svg>';
+  const png = await sharp(Buffer.from(svg)).blur(0.7).png().toBuffer();
+  const image = await decodeImage(new Uint8Array(png));
+  const firstLook = await detectText(image, models.detector, { photo: true });
+  const readings = await deps.recognizer.recognize(
+    image,
+    firstLook.map((b) => b.box),
+    { mode: 'text', languageHints: [], photo: true },
+  );
+  assert.ok(
+    readings.every((r) => r.text.trim() === '' || r.confidence < 0.5),
+    JSON.stringify(readings.map((r) => r.text)),
+  );
+  const { result } = await runOcr(png, deps, { mode: 'text', languageHints: [] });
+  assert.equal(result.text.trim(), 'MARKET STREET');
 });
