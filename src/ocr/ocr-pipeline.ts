@@ -36,13 +36,13 @@ export interface OcrRun {
 
 /** PaddleOCR's `drop_score`: lines read with less confidence are noise far more often than text. */
 const MIN_LINE_CONFIDENCE = 0.5;
+const HAN = /\p{Script=Han}/u;
+const LETTER = /\p{L}/u;
 
 /** Whether a line's reading is kept as text (`toLines`). */
 function isLegible(r: LineReading): boolean {
   return r.text.trim() !== '' && r.confidence >= MIN_LINE_CONFIDENCE;
 }
-const HAN = /\p{Script=Han}/u;
-const LETTER = /\p{L}/u;
 
 /** A BCP-47 guess for one line: Chinese when it has Han characters, else the first Latin-script hint's language, else English. */
 export function guessLanguage(text: string, hints: readonly string[]): string | undefined {
@@ -81,6 +81,7 @@ type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean;
  * Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole).
  * When nothing legible comes of it, the image is looked at once more, enlarged (`DetectOptions.enlarged`):
  * an image with no text costs one more detection, a sign the detector saw only as texture comes back.
+ * A crop is read whole instead (`readLines`).
  */
 async function detectAndRead(
   image: DecodedImage,

@@ -129,8 +129,8 @@ export interface DetectOptions {
   sizing?: DetectionSizing;
   db?: DbParams;
   /**
-   * Detect at the largest size allowed (up to twice the planned one, within `maxSide`): the second
-   * look of an image on which nothing legible was read (`ocr-pipeline.ts`). Thin or outlined letters
+   * Detect at twice the size the image is first detected at (within `maxSide`): the second look of
+   * an image on which nothing legible was read (`ocr-pipeline.ts`). Thin or outlined letters
    * (a neon sign) and light lettering on a busy background can vanish at the planned size. Nothing
    * when the image cannot be enlarged.
    */
