@@ -40,7 +40,7 @@ const HAN = /\p{Script=Han}/u;
 const LETTER = /\p{L}/u;
 
 /** Whether a line's reading is kept as text (`toLines`). */
-function isLegible(r: LineReading): boolean {
+export function isLegible(r: LineReading): boolean {
   return r.text.trim() !== '' && r.confidence >= MIN_LINE_CONFIDENCE;
 }
 
@@ -79,9 +79,10 @@ type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean;
 
 /**
  * Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole).
- * When nothing legible comes of it, the image is looked at once more, enlarged (`DetectOptions.enlarged`):
- * an image with no text costs one more detection, a sign the detector saw only as texture comes back.
- * A crop is read whole instead (`readLines`).
+ * A page scanned sideways or upside down (`OrientedLines.turn`) is read again from the start turned upright,
+ * and its boxes are put back in the pixels of the image as it came. When nothing legible comes of it, the
+ * image is looked at once more, enlarged (`DetectOptions.enlarged`): an image with no text costs one more
+ * detection, a sign the detector saw only as texture comes back. A crop is read whole instead (`readLines`).
  */
 async function detectAndRead(
   image: DecodedImage,
@@ -91,41 +92,23 @@ async function detectAndRead(
   crop: boolean,
   lap: (stage: string) => void,
 ): Promise<Read> {
-  const read = await lookAndRead(image, deps, options, wholePaper, crop, lap, false);
-  if (crop || read.readings.some(isLegible)) return read;
-  const again = await lookAndRead(image, deps, options, wholePaper, crop, lap, true);
-  return again.readings.some(isLegible) ? again : read;
-}
-
-/**
- * One look at the image. A page scanned sideways or upside down (`OrientedLines.turn`) is read again from
- * the start turned upright, and its boxes are put back in the pixels of the image as it came.
- */
-async function lookAndRead(
-  image: DecodedImage,
-  deps: OcrPipelineDeps,
-  options: OcrOptions,
-  wholePaper: number,
-  crop: boolean,
-  lap: (stage: string) => void,
-  enlarged: boolean,
-): Promise<Read> {
   // Less than half paper: detected as a photo; read as one unless its lines lie on paper of their own (`isPhoto`).
   const mostlyNotPaper = wholePaper < PAGE_MIN_PAPER;
-  const oriented = await detectAndOrient(image, deps, lap, { photo: mostlyNotPaper, enlarged });
-  const photo = isPhoto(image, oriented.quads, wholePaper);
-  const recognizeOptions = { ...options, photo };
-  const turns = crop ? 0 : oriented.turn;
-  if (turns === 0) return { ...(await readLines(image, oriented, deps, recognizeOptions, crop)), photo };
-  const upright = await turnImage(image, turns);
-  const read = await readLines(
-    upright,
-    await detectAndOrient(upright, deps, lap, { photo: mostlyNotPaper, enlarged }),
-    deps,
-    recognizeOptions,
-    crop,
-  );
-  return { ...read, photo, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
+  const look = async (enlarged: boolean): Promise<Read> => {
+    const detect = (img: DecodedImage) => detectAndOrient(img, deps, lap, { photo: mostlyNotPaper, enlarged });
+    const oriented = await detect(image);
+    const photo = isPhoto(image, oriented.quads, wholePaper);
+    const recognizeOptions = { ...options, photo };
+    const turns = crop ? 0 : oriented.turn;
+    if (turns === 0) return { ...(await readLines(image, oriented, deps, recognizeOptions, crop)), photo };
+    const upright = await turnImage(image, turns);
+    const read = await readLines(upright, await detect(upright), deps, recognizeOptions, crop);
+    return { ...read, photo, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
+  };
+  const read = await look(false);
+  if (crop || read.readings.some(isLegible)) return read;
+  const again = await look(true);
+  return again.readings.some(isLegible) ? again : read;
 }
 
 async function detectAndOrient(
