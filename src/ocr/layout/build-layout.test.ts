@@ -220,6 +220,26 @@ test('columns narrowed beside a picture to the end of the page, its caption betw
   assert.deepEqual(got.slice(24, 28), ['CAPTION 8', 'CAPTION 9', 'CAPTION 10', 'CAPTION 11']);
 });
 
+test('a grid of short blocks beside a sidebar: each block and the sidebar read whole', () => {
+  // Two narrow blocks side by side (a big figure over a few short lines, as on an annual report's
+  // highlights page) and a sidebar beside them that runs on below the shorter one.
+  const lines = [line('68%', 100, 100, 130, 80), line('19%', 700, 100, 130, 80)];
+  const left = [
+    'of senior staff have been',
+    'with the firm for more',
+    'than five years, and most',
+    'of them for over ten, and',
+    'a third for twenty.',
+  ];
+  const middle = ['Job applications rose', 'by a fifth compared with', 'last year.'];
+  left.forEach((t, k) => lines.push(line(t, 100, 200 + k * 40, 400)));
+  middle.forEach((t, k) => lines.push(line(t, 700, 200 + k * 40, t.length * 15)));
+  const side = Array.from({ length: 9 }, (_, k) => `sidebar entry line ${k} here`);
+  side.forEach((t, k) => lines.push(line(t, 1400, 80 + k * 40, 420)));
+  const got = buildLayout(lines.reverse(), PAGE).text.split('\n').filter(Boolean);
+  assert.deepEqual(got, ['68%', ...left, '19%', ...middle, ...side]);
+});
+
 test('a table reads row by row: its labels and its columns of figures are not two text columns', () => {
   const lines: RecognizedLine[] = [];
   const labels = [

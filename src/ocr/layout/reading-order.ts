@@ -19,6 +19,8 @@ const BAND_TRIM = 0.5;
 const MIN_GUTTER = 0.55; // a column gutter is wider than a word space
 const MIN_COLUMN_LINE = 8; // text columns hold long lines; receipt prices and form values are short
 const MIN_COLUMN_LINES = 3;
+/** Text this many times the page's line height is a heading's, not a column's body. */
+const HEADING = 1.5;
 /** Columns of fewer rows must start flush (within `START_TOLERANCE`): see `startsFlush`. */
 const SHORT_COLUMN = 6;
 const START_TOLERANCE = 0.35;
@@ -244,7 +246,8 @@ function columnCut(
   const rows = rowsOf(items, idx);
   for (const g of [...gaps].sort((p, q) => q.b - q.a - (p.b - p.a))) {
     const column = columnBeyond(items, idx, g, unit);
-    const meets = (row: number[]) => meetsColumn(items, row, column, unit);
+    const starts = idx.map((i) => items[i].box.x0).filter((x) => x >= g.b - 1e-6);
+    const meets = (row: number[]) => meetsColumn(items, row, column, starts, unit);
     let top = 0;
     let bottom = rows.length;
     while (top < bottom && !meets(rows[top])) top++;
@@ -271,16 +274,19 @@ function atColumnStart(x0: number, edge: number, unit: number): boolean {
 }
 
 /**
- * Whether a row's text right of the gutter belongs to the column there: it starts at the column's
- * edge, or it is centred on the column (a heading). A page header set to the right ("Analyst: …", a
- * date under a logo) or a page number in the corner shares the gutter with the columns but does
- * neither. A row with nothing right of the gutter is a left column's line.
+ * Whether a row's text right of the gutter belongs to the columns there: it starts at the column's
+ * edge, or it is centred on the column (a heading), or it starts where more lines right of the gutter
+ * (`starts`) start than a header holds — the edge of a further column, a sidebar running on below
+ * the column beside it. A page header set to the right ("Analyst: …", a date under a logo) or a page
+ * number in the corner shares the gutter with the columns but does none of these. A row with nothing
+ * right of the gutter is a left column's line.
  */
-function meetsColumn(items: readonly OrderItem[], row: number[], column: Interval, unit: number): boolean {
+function meetsColumn(items: readonly OrderItem[], row: number[], column: Interval, starts: number[], unit: number): boolean {
   const right = row.filter((i) => items[i].box.x0 >= column.a - 1e-6);
   if (right.length === 0) return true;
   const [x0, x1] = extentX(items, right);
-  return atColumnStart(x0, column.a, unit) || Math.abs(x0 + x1 - column.a - column.b) / 2 <= MAX_CENTRING * unit;
+  if (atColumnStart(x0, column.a, unit) || Math.abs(x0 + x1 - column.a - column.b) / 2 <= MAX_CENTRING * unit) return true;
+  return starts.filter((x) => Math.abs(x - x0) <= START_TOLERANCE * unit).length > MAX_MARGIN_ROWS;
 }
 
 /** The two sides of a gutter, as [left, right] item indices, when both look like text columns. */
@@ -306,8 +312,18 @@ function columnSplit(
   return looksLikeTable(items, left, right) ? undefined : [left, right];
 }
 
-function rowExtents(items: readonly OrderItem[], idx: number[]): Array<[number, number]> {
-  return rowsOf(items, idx).map((row) => extentX(items, row));
+/** A side's row as the column tests see it: its x extent and the height of its text. */
+interface RowExtent {
+  x0: number;
+  x1: number;
+  height: number;
+}
+
+function rowExtents(items: readonly OrderItem[], idx: number[]): RowExtent[] {
+  return rowsOf(items, idx).map((row) => {
+    const [x0, x1] = extentX(items, row);
+    return { x0, x1, height: median(row.map((i) => items[i].height)) };
+  });
 }
 
 /** A side's rows holding cells: two or more pieces apart (a text column's lines are one piece). */
@@ -345,10 +361,14 @@ function looksLikeTable(items: readonly OrderItem[], left: number[], right: numb
   return cells(rowsRight, rowsLeft) || cells(rowsLeft, rowsRight);
 }
 
-/** Several rows of long text. */
-function looksLikeColumn(rows: ReadonlyArray<[number, number]>, unit: number): boolean {
+/**
+ * Several rows of long text. Rows of larger text (a heading, a big figure over a short block of an
+ * annual report's highlights) do not count towards the length while enough rows of body text remain.
+ */
+function looksLikeColumn(rows: readonly RowExtent[], unit: number): boolean {
   if (rows.length < MIN_COLUMN_LINES) return false;
-  return median(rows.map(([x0, x1]) => x1 - x0)) >= MIN_COLUMN_LINE * unit;
+  const body = rows.filter((r) => r.height <= HEADING * unit);
+  return median((body.length >= MIN_COLUMN_LINES ? body : rows).map((r) => r.x1 - r.x0)) >= MIN_COLUMN_LINE * unit;
 }
 
 /**
@@ -357,9 +377,9 @@ function looksLikeColumn(rows: ReadonlyArray<[number, number]>, unit: number): b
  * justified text has words on its right starting anywhere; long columns need no such test (and
  * around a picture they do not start flush).
  */
-function startsFlush(rows: ReadonlyArray<[number, number]>, unit: number, rowCount: number): boolean {
+function startsFlush(rows: readonly RowExtent[], unit: number, rowCount: number): boolean {
   if (rowCount >= SHORT_COLUMN) return true;
-  const starts = rows.map(([x0]) => x0);
+  const starts = rows.map((r) => r.x0);
   const mid = median(starts);
   return starts.length === rowCount && starts.every((x) => Math.abs(x - mid) <= START_TOLERANCE * unit);
 }
