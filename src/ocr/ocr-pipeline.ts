@@ -99,11 +99,17 @@ async function detectAndRead(
     const oriented = await detect(image);
     const photo = isPhoto(image, oriented.quads, wholePaper);
     const recognizeOptions = { ...options, photo };
+    // Sent without hints, a page in a script the default recognizer lacks is read again as if hinted.
+    const read = async (img: DecodedImage, lines: OrientedLines) => {
+      const first = await readLines(img, lines, deps, recognizeOptions, crop);
+      const language = await deps.recognizer.languageOf?.(img, first.quads, first.readings, recognizeOptions);
+      return language ? readLines(img, lines, deps, { ...recognizeOptions, languageHints: [language] }, crop) : first;
+    };
     const turns = crop ? 0 : oriented.turn;
-    if (turns === 0) return { ...(await readLines(image, oriented, deps, recognizeOptions, crop)), photo };
+    if (turns === 0) return { ...(await read(image, oriented)), photo };
     const upright = await turnImage(image, turns);
-    const read = await readLines(upright, await detect(upright), deps, recognizeOptions, crop);
-    return { ...read, photo, quads: unturnQuads(read.quads, turns, image), classified: oriented.classified + read.classified };
+    const turned = await read(upright, await detect(upright));
+    return { ...turned, photo, quads: unturnQuads(turned.quads, turns, image), classified: oriented.classified + turned.classified };
   };
   const read = await look(false);
   if (crop || read.readings.some(isLegible)) return read;

@@ -50,6 +50,16 @@ export interface Recognizer {
    * reads: the detector would only find the line the crop is); undefined: the crop is detected as usual.
    */
   readCrop?(image: DecodedImage, options?: RecognizeOptions): Promise<{ quads: Quad[]; readings: LineReading[] } | undefined>;
+  /**
+   * Optionally, the language of a page read without hints (`readings` of `lines`) that this recognizer
+   * reads only when hinted (a script its default model lacks); undefined: the reading stands.
+   */
+  languageOf?(
+    image: DecodedImage,
+    lines: readonly Quad[],
+    readings: readonly LineReading[],
+    options?: RecognizeOptions,
+  ): Promise<string | undefined>;
   /** Optionally regroups the detector's boxes into the lines this recognizer reads best (e.g. word boxes joined into rows). */
   groupLines?(image: DecodedImage, lines: readonly Quad[], options?: RecognizeOptions): Quad[];
 }

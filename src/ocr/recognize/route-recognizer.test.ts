@@ -161,6 +161,19 @@ test('an Arabic hint reads right to left: logical order, first word boxed at the
   t.assert.ok(Math.min(...first.box.map((p) => p.x)) > Math.max(...second.box.map((p) => p.x)) - 5, 'first word right of the second');
 });
 
+test('a page in a script PP-OCR lacks, sent without a hint, is found and read in it; a Latin page is not', async (t: TestContext) => {
+  const arabic = await run(await page(['السلام عليكم يا أصدقاء', 'مرحبا بكم في المدينة الجميلة']), []);
+  t.assert.match(arabic.result.text, /السلام عليكم/);
+  t.assert.match(arabic.result.text, /مرحبا بكم/);
+  t.assert.equal(arabic.result.locale, 'ar');
+  const hebrew = await run(await page(['שלום לכם חברים יקרים', 'ברוכים הבאים לעיר היפה']), []);
+  t.assert.match(hebrew.result.text, /שלום לכם/);
+  t.assert.equal(hebrew.result.locale, 'he');
+  const english = await run(await page(['Plug the charger in first', 'then press the power button']), []);
+  t.assert.match(english.result.text, /Plug the charger in first/);
+  t.assert.equal(english.result.locale, 'en');
+});
+
 test('a line crop in a script only Tesseract reads is read whole, without detection; two lines still are detected', async (t: TestContext) => {
   const one = await runOcr(await page(['السلام عليكم يا أصدقاء']), deps, { mode: 'document', languageHints: ['ar'] }, true);
   t.assert.match(one.result.text, /السلام عليكم/);

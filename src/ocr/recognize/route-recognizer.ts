@@ -75,12 +75,16 @@ const SCRIPT_RE: Record<Language['script'], RegExp> = {
   Cyrl: /\p{Script=Cyrillic}/u,
 };
 
+/** The share of a reading's letters written in `script`; 0.5 without letters. */
+function scriptShare(reading: LineReading, script: Language['script']): number {
+  const letters = [...reading.text].filter((c) => /\p{L}/u.test(c));
+  if (letters.length === 0) return 0.5;
+  return letters.filter((c) => SCRIPT_RE[script].test(c)).length / letters.length;
+}
+
 /** Confidence × the share of letters written in the pass's script: a model reading a foreign script confidently still loses. */
 function scriptScore(reading: LineReading, script: Language['script']): number {
-  const letters = [...reading.text].filter((c) => /\p{L}/u.test(c));
-  if (letters.length === 0) return reading.confidence * 0.5;
-  const inScript = letters.filter((c) => SCRIPT_RE[script].test(c)).length;
-  return reading.confidence * (inScript / letters.length);
+  return reading.confidence * scriptShare(reading, script);
 }
 
 /** With a Latin pass planned, PP-OCR's own reading competes for Chinese only: the fused reading already holds its Latin letters. */
@@ -199,6 +203,11 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
       const quads = [imageQuad(image)];
       return { quads, readings: await this.recognize(image, quads, options) };
     },
+    async languageOf(image, lines, readings, options) {
+      // A photo's unsure lines are mostly textures, which any model reads as something.
+      if ((options?.languageHints.length ?? 0) > 0 || options?.photo) return undefined;
+      return (await otherScript(image, lines, readings, deps.tesseract))?.code;
+    },
     async readPage(image, lines, options) {
       const latin = planRecognition(options?.languageHints ?? []).tesseract.find((p) => p.latin);
       if (!latin) return undefined;
@@ -246,6 +255,69 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
       });
     },
   };
+}
+
+/** Below this median confidence of its longest lines PP-OCR cannot read the page: it may be in a script it lacks. */
+const UNREAD_PAGE = 0.8;
+/** The page's longest lines whose reading tells whether PP-OCR could read the page. */
+const UNREAD_SAMPLE = 8;
+/** The page's longest rows the other scripts' models read to tell which one it is in. */
+const SCRIPT_SAMPLE = 3;
+/** Share of those rows' letters that must be in one script: most of them. */
+const MIN_SCRIPT_SHARE = 0.5;
+/** One language per script PP-OCR does not read (Japanese shares its Han with Chinese, which PP-OCR reads). */
+const OTHER_SCRIPTS = LANGUAGES.filter(
+  (l) => l.recognizer === 'tesseract' && l.traineddata !== undefined && !['Latn', 'Hans', 'Hant', 'Jpan'].includes(l.script),
+);
+
+/**
+ * The language of a page sent without hints whose script PP-OCR lacks but another installed model
+ * reads (Google reads Arabic unhinted), from PP-OCR's reading of it: where PP-OCR was unsure of most
+ * characters of the page's longest lines (Arabic read as Latin letters: 0.4–0.8; every Latin and
+ * Chinese kind of ocr-dev: 0.8 or more), the models of the scripts it lacks read the longest rows
+ * together in one pass, and the script most of their letters are in is the page's when that reading
+ * is surer than PP-OCR's.
+ */
+async function otherScript(
+  image: DecodedImage,
+  lines: readonly Quad[],
+  readings: readonly LineReading[],
+  tesseract: TesseractRecognizer,
+): Promise<Language | undefined> {
+  const others = OTHER_SCRIPTS.filter(isLanguageInstalled);
+  if (lines.length === 0 || lines.length !== readings.length || others.length === 0) return undefined;
+  const longest = <T>(items: ReadonlyArray<{ q: Quad; item: T }>, n: number) =>
+    [...items]
+      .sort((a, b) => quadSize(b.q).width - quadSize(a.q).width)
+      .slice(0, n)
+      .map(({ item }) => item);
+  const ours = longest(
+    lines.map((q, i) => ({ q, item: readings[i] })),
+    UNREAD_SAMPLE,
+  );
+  // Per character, so that a line's sure pieces (a number, a bracket) weigh by their length.
+  const sure = ours.flatMap((r) => r.chars.filter((c) => c.text.trim() !== '').map((c) => c.confidence)).sort((a, b) => a - b);
+  if (sure.length === 0) return undefined;
+  if (sure[sure.length >> 1] >= UNREAD_PAGE) return undefined;
+  // Rows, not the detector's pieces of them: a script's letters need a line's length to show.
+  const rows = longest(
+    mergeRowQuads(lines, image).map((q) => ({ q, item: q })),
+    SCRIPT_SAMPLE,
+  );
+  const theirs = await tesseract.recognizeLines(
+    rows.map((q) => cropForTesseract(image, q)),
+    others.map((l) => l.traineddata!),
+  );
+  const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const ppocr = mean(ours.map((r) => Math.max(scriptScore(r, 'Latn'), scriptScore(r, 'Hans'))));
+  let best: { language: Language; score: number; share: number } | undefined;
+  for (const language of others) {
+    const score = mean(theirs.map((r) => scriptScore(r, language.script)));
+    const share = mean(theirs.map((r) => scriptShare(r, language.script)));
+    if (!best || score > best.score) best = { language, score, share };
+  }
+  // Garbage read by several models at once mixes their scripts; a page in one script reads in it.
+  return best && best.share >= MIN_SCRIPT_SHARE && best.score > ppocr ? best.language : undefined;
 }
 
 /** The catalogue code of a Tesseract model's language (`eng`: English, which PP-OCR reads alone otherwise). */
