@@ -80,9 +80,11 @@ type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean;
 /**
  * Detects the lines, orients them and has the recognizer read them (or the page, or the crop, whole).
  * A page scanned sideways or upside down (`OrientedLines.turn`) is read again from the start turned upright,
- * and its boxes are put back in the pixels of the image as it came. When nothing legible comes of it, the
- * image is looked at once more, enlarged (`DetectOptions.enlarged`): an image with no text costs one more
- * detection, a sign the detector saw only as texture comes back. A crop is read whole instead (`readLines`).
+ * and its boxes are put back in the pixels of the image as it came. A page sent without hints that the
+ * recognizer finds to be in a script it reads only when hinted (`Recognizer.languageOf`) is read again so.
+ * When nothing legible comes of it, the image is looked at once more, enlarged (`DetectOptions.enlarged`):
+ * an image with no text costs one more detection, a sign the detector saw only as texture comes back. A
+ * crop is read whole instead (`readLines`).
  */
 async function detectAndRead(
   image: DecodedImage,
@@ -100,15 +102,15 @@ async function detectAndRead(
     const photo = isPhoto(image, oriented.quads, wholePaper);
     const recognizeOptions = { ...options, photo };
     // Sent without hints, a page in a script the default recognizer lacks is read again as if hinted.
-    const read = async (img: DecodedImage, lines: OrientedLines) => {
+    const readIn = async (img: DecodedImage, lines: OrientedLines) => {
       const first = await readLines(img, lines, deps, recognizeOptions, crop);
       const language = await deps.recognizer.languageOf?.(img, first.quads, first.readings, recognizeOptions);
       return language ? readLines(img, lines, deps, { ...recognizeOptions, languageHints: [language] }, crop) : first;
     };
     const turns = crop ? 0 : oriented.turn;
-    if (turns === 0) return { ...(await read(image, oriented)), photo };
+    if (turns === 0) return { ...(await readIn(image, oriented)), photo };
     const upright = await turnImage(image, turns);
-    const turned = await read(upright, await detect(upright));
+    const turned = await readIn(upright, await detect(upright));
     return { ...turned, photo, quads: unturnQuads(turned.quads, turns, image), classified: oriented.classified + turned.classified };
   };
   const read = await look(false);
