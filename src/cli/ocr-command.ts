@@ -42,7 +42,7 @@ export const ocrCommand: Command = {
     },
     {
       flags: '-l, --lang LANGS',
-      doc: `Languages of the text, separated by , or + (Tesseract's way): BCP-47 tags (ar, zh-Hant, pt-BR) or Tesseract's codes (ara, chi_sim, eng). Without it the engine reads Latin letters and Chinese. Installed here: ${languageList()}. See docs/languages.md.`,
+      doc: `Languages of the text, separated by , or + (Tesseract's way): BCP-47 tags (ar, zh-Hant, pt-BR) or Tesseract's codes (ara, chi_sim, eng). Without it the engine reads Latin letters and Chinese, and checks a page it cannot read for Arabic, Hebrew, Korean and Hindi. Installed here: ${languageList()}. See docs/languages.md.`,
     },
     {
       flags: '-f, --format FORMAT',
