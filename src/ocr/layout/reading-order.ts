@@ -45,8 +45,8 @@ const MAX_CENTRING = 0.25;
  * leave a gap too — and, for a short strip, the rows on its right start flush (not a river of wide
  * word spaces). Rows at either end of the columns whose right part neither starts at the right
  * column's edge or another column's, nor is centred on it (a page header set to the right, a page
- * number in the corner) are read as rows before or after them. Items may be pieces of lines (`split-at-gaps.ts`), so a
- * gutter the detector bridged is an empty strip too. What remains is grouped into rows by
+ * number in the corner) are read as rows before or after them. Items may be pieces of lines
+ * (`split-at-gaps.ts`), so a gutter the detector bridged is an empty strip too. What remains is grouped into rows by
  * vertical overlap (> 50%) and read left to right, so a receipt's "label … price" stays one row and
  * scattered scene words read top-to-bottom, left-to-right. Returns rows of item indices. The work
  * spent on column tests is budgeted (O(n) overall), so pathological pages fall back to rows.

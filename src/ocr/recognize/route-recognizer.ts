@@ -257,7 +257,7 @@ export function createRoutedRecognizer(deps: { paddle: Recognizer; tesseract: Te
   };
 }
 
-/** Below this median confidence of its longest lines PP-OCR cannot read the page: it may be in a script it lacks. */
+/** Below this median character confidence of its longest lines PP-OCR cannot read the page: it may be in a script it lacks. */
 const UNREAD_PAGE = 0.8;
 /** The page's longest lines whose reading tells whether PP-OCR could read the page. */
 const UNREAD_SAMPLE = 8;
@@ -286,30 +286,26 @@ async function otherScript(
 ): Promise<Language | undefined> {
   const others = OTHER_SCRIPTS.filter(isLanguageInstalled);
   if (lines.length === 0 || lines.length !== readings.length || others.length === 0) return undefined;
-  const longest = <T>(items: ReadonlyArray<{ q: Quad; item: T }>, n: number) =>
-    [...items]
-      .sort((a, b) => quadSize(b.q).width - quadSize(a.q).width)
-      .slice(0, n)
-      .map(({ item }) => item);
-  const ours = longest(
-    lines.map((q, i) => ({ q, item: readings[i] })),
-    UNREAD_SAMPLE,
-  );
+  // Indices of the `n` widest quads.
+  const widest = (quads: readonly Quad[], n: number) =>
+    quads
+      .map((_, i) => i)
+      .sort((a, b) => quadSize(quads[b]).width - quadSize(quads[a]).width)
+      .slice(0, n);
+  const ours = widest(lines, UNREAD_SAMPLE).map((i) => readings[i]);
   // Per character, so that a line's sure pieces (a number, a bracket) weigh by their length.
   const sure = ours.flatMap((r) => r.chars.filter((c) => c.text.trim() !== '').map((c) => c.confidence)).sort((a, b) => a - b);
   if (sure.length === 0) return undefined;
   if (sure[sure.length >> 1] >= UNREAD_PAGE) return undefined;
   // Rows, not the detector's pieces of them: a script's letters need a line's length to show.
-  const rows = longest(
-    mergeRowQuads(lines, image).map((q) => ({ q, item: q })),
-    SCRIPT_SAMPLE,
-  );
+  const merged = mergeRowQuads(lines, image);
+  const rows = widest(merged, SCRIPT_SAMPLE).map((i) => merged[i]);
   const theirs = await tesseract.recognizeLines(
     rows.map((q) => cropForTesseract(image, q)),
     others.map((l) => l.traineddata!),
   );
   const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const ppocr = mean(ours.map((r) => Math.max(scriptScore(r, 'Latn'), scriptScore(r, 'Hans'))));
+  const ppocr = mean(ours.map((r) => paddleScore(r, false)));
   let best: { language: Language; score: number; share: number } | undefined;
   for (const language of others) {
     const score = mean(theirs.map((r) => scriptScore(r, language.script)));
