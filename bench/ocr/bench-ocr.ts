@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ocr [-- --split tune|check|both] [--only <kind or id prefix>] [--limit N] [--api] [--profile]
+ * `npm run bench:ocr [-- --split tune|check|both] [--only <kinds or id prefixes, comma-separated>] [--limit N] [--api] [--profile]
  *   [--details] [--ablate] [--mode text|document] [--variants] [--save DIR] [--from DIR | --tesseract-from DIR] [--no-legible|--no-tesseract]
  *   [--data DIR]`
  *
@@ -76,8 +76,9 @@ if (!['tune', 'check', 'both'].includes(split)) {
   console.error(`--split must be tune, check or both, got ${split}`);
   process.exit(2);
 }
-// A kind, or else the start of image ids (one image, or a source's images).
-const selected = (r: OcrDevRecord) => !only || (kinds.includes(only) ? r.kind === only : r.id.startsWith(only));
+// Kinds, or else starts of image ids (one image, or a source's images), separated by commas.
+const wanted = only?.split(',') ?? [];
+const selected = (r: OcrDevRecord) => !only || wanted.some((w) => (kinds.includes(w) ? r.kind === w : r.id.startsWith(w)));
 const chosen = all.filter((r) => selected(r) && (split === 'both' || r.split === split)).slice(0, limit);
 const records = values.variants ? await imageVariants(chosen) : chosen;
 if (values.mode !== undefined && values.mode !== 'text' && values.mode !== 'document') {

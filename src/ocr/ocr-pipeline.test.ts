@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { FIXTURE_TEXT, fixture } from '../../test/fixtures/images/fixtures.ts';
+import { screenedPage } from '../../test/helpers/screened-page.ts';
 import { decodeImage } from './decode/decode-image.ts';
 import { detectText, photoDetectionScale, planDetection } from './detect/detect-text.ts';
 import { buildLayout } from './layout/build-layout.ts';
@@ -92,6 +93,17 @@ test('the pipeline reads a page, with lines in reading order and languages', asy
   assert.equal(lastLines.length, 3);
   assert.ok(lastLines.every((l) => l.language === 'en'));
   assert.ok(timings && ['decode', 'detect', 'classify', 'recognize', 'layout'].every((k) => typeof timings[k] === 'number'));
+});
+
+test('a heading printed white on a halftone bar is read with the lines around it', async () => {
+  // A scanner binarises a grey bar into black dots as sharp as the letters; read as they are, the
+  // detector sees a texture and the heading comes back as nothing (descreen.ts).
+  const { result } = await runOcr(await screenedPage(), deps, TEXT);
+  assert.deepEqual(result.text.trim().split('\n'), [
+    'Quarterly results of the northern division',
+    'Harbour Freight Holdings (HFH, Hold, target 41.50)',
+    'Revenue grew by a tenth over the year before.',
+  ]);
 });
 
 test('a page is read the same way whichever feature asks: the image decides, not TEXT or DOCUMENT', async () => {

@@ -1,5 +1,6 @@
 import { orientLines, type OrientedLines } from './recognize/classify-direction.ts';
 import { decodeImage, type DecodedImage } from './decode/decode-image.ts';
+import { descreen, type Descreened } from './decode/descreen.ts';
 import { detectText, type TextBox } from './detect/detect-text.ts';
 import { isCrop, linesOfCrop } from './detect/lines-of-crop.ts';
 import { imageQuad } from './geometry.ts';
@@ -87,13 +88,14 @@ type Read = { quads: readonly Quad[]; readings: LineReading[]; ordered: boolean;
  * crop is read whole instead (`readLines`).
  */
 async function detectAndRead(
-  image: DecodedImage,
+  screen: Descreened,
   deps: OcrPipelineDeps,
   options: OcrOptions,
   wholePaper: number,
   crop: boolean,
   lap: (stage: string) => void,
 ): Promise<Read> {
+  const { image } = screen;
   // Less than half paper: detected as a photo; read as one unless its lines lie on paper of their own (`isPhoto`).
   const mostlyNotPaper = wholePaper < PAGE_MIN_PAPER;
   const look = async (enlarged: boolean): Promise<Read> => {
@@ -102,13 +104,15 @@ async function detectAndRead(
     const photo = isPhoto(image, oriented.quads, wholePaper);
     const recognizeOptions = { ...options, photo };
     // Sent without hints, a page in a script the default recognizer lacks is read again as if hinted.
-    const readIn = async (img: DecodedImage, lines: OrientedLines) => {
-      const first = await readLines(img, lines, deps, recognizeOptions, crop);
+    const readIn = async (img: DecodedImage, lines: OrientedLines, screened?: Descreened) => {
+      const read = (o: RecognizeOptions) => readLines(img, lines, deps, o, crop, screened);
+      const first = await read(recognizeOptions);
       const language = await deps.recognizer.languageOf?.(img, first.quads, first.readings, recognizeOptions);
-      return language ? readLines(img, lines, deps, { ...recognizeOptions, languageHints: [language] }, crop) : first;
+      return language ? read({ ...recognizeOptions, languageHints: [language] }) : first;
     };
     const turns = crop ? 0 : oriented.turn;
-    if (turns === 0) return { ...(await readIn(image, oriented)), photo };
+    if (turns === 0) return { ...(await readIn(image, oriented, screen)), photo };
+    // A page turned upright is read on the descreened image only (the screen's tiles are the unturned image's).
     const upright = await turnImage(image, turns);
     const turned = await readIn(upright, await detect(upright));
     return { ...turned, photo, quads: unturnQuads(turned.quads, turns, image), classified: oriented.classified + turned.classified };
@@ -142,6 +146,7 @@ async function readLines(
   deps: OcrPipelineDeps,
   recognizeOptions: RecognizeOptions,
   crop: boolean,
+  screen?: Descreened,
 ): Promise<Omit<Read, 'photo'>> {
   // A word or line crop on which nothing line-sized was found is read whole (below).
   const found = crop ? linesOfCrop(image, oriented.quads) : oriented.quads;
@@ -157,7 +162,36 @@ async function readLines(
     quads = [imageQuad(image)];
     readings = await deps.recognizer.recognize(image, quads, recognizeOptions);
   }
+  if (!page && screen?.original)
+    readings = await readOnScreenAsPrinted(screen.original, quads, readings, screen.onScreen, deps, recognizeOptions);
   return { quads, readings, ordered: page !== undefined, classified: oriented.classified };
+}
+
+/**
+ * Lines on a halftone screen read again on the image as printed, each keeping the surer reading:
+ * averaging the screen away lets the detector find text on dark bars, but it also softens small print
+ * on a light screen, which the recognizer read better with the dots (docs/decisions.md).
+ */
+async function readOnScreenAsPrinted(
+  original: DecodedImage,
+  quads: readonly Quad[],
+  readings: LineReading[],
+  onScreen: (quad: Quad) => boolean,
+  deps: OcrPipelineDeps,
+  recognizeOptions: RecognizeOptions,
+): Promise<LineReading[]> {
+  const again = quads.flatMap((q, i) => (onScreen(q) ? [i] : []));
+  if (again.length === 0) return readings;
+  const printed = await deps.recognizer.recognize(
+    original,
+    again.map((i) => quads[i]),
+    recognizeOptions,
+  );
+  const out = [...readings];
+  again.forEach((i, k) => {
+    if (printed[k].confidence > out[i].confidence) out[i] = printed[k];
+  });
+  return out;
 }
 
 /**
@@ -181,7 +215,9 @@ export async function runOcr(
     last = now;
   };
 
-  const image = await decodeImage(bytes);
+  // Detection and reading see the image with its halftone screens averaged away; the lines on one are read on both.
+  const screen = descreen(await decodeImage(bytes));
+  const image = screen.image;
   // What the image is decides how it is read (`isPhoto`); the feature asked for decides only what is dropped.
   const wholePaper = paperShare(image);
   lap('decode');
@@ -191,7 +227,7 @@ export async function runOcr(
   const direct = crop ? await deps.recognizer.readCrop?.(image, { ...options, photo: cropPhoto }) : undefined;
   const { quads, readings, ordered, classified, photo } = direct
     ? { ...direct, ordered: false, classified: 0, photo: cropPhoto }
-    : await detectAndRead(image, deps, options, wholePaper, crop, lap);
+    : await detectAndRead(screen, deps, options, wholePaper, crop, lap);
   const scene = options.mode === 'text' && photo;
   lap('recognize');
   const context = textFixContext(options, deps.lexicon);
