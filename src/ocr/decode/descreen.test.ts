@@ -39,15 +39,14 @@ test('a screened bar is averaged to flat grey; the text around it is untouched',
   const { image: out, original, onScreen } = descreen(image);
   assert.equal(original, image);
   assert.notEqual(out, image);
-  const quad = (x0: number, y0: number, x1: number, y1: number) =>
-    [
-      { x: x0, y: y0 },
-      { x: x1, y: y0 },
-      { x: x1, y: y1 },
-      { x: x0, y: y1 },
-    ] as const;
-  assert.ok(onScreen([...quad(40, 105, 900, 140)] as never), 'the heading is on the screen');
-  assert.ok(!onScreen([...quad(40, 180, 900, 215)] as never), 'the line under it is not');
+  const quad = (x0: number, y0: number, x1: number, y1: number): Quad => [
+    { x: x0, y: y0 },
+    { x: x1, y: y0 },
+    { x: x1, y: y1 },
+    { x: x0, y: y1 },
+  ];
+  assert.ok(onScreen(quad(40, 105, 900, 140)), 'the heading is on the screen');
+  assert.ok(!onScreen(quad(40, 180, 900, 215)), 'the line under it is not');
   // Right of the heading the bar is only screen: it goes from black and white dots to near-flat grey.
   assert.ok(spread(image, 1100, 1500, 100, 144) > 100, `screen before: ${spread(image, 1100, 1500, 100, 144)}`);
   assert.ok(spread(out, 1100, 1500, 100, 144) < 20, `screen after: ${spread(out, 1100, 1500, 100, 144)}`);
