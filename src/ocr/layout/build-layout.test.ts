@@ -159,6 +159,24 @@ test('a page header beside the columns reads before them and the page number aft
   assert.equal(got[18], 'Page 9');
 });
 
+test('a header of two blocks side by side above the columns reads its left block, then its right one', () => {
+  // A research note's masthead right above its columns: the company and its price on the left, the analyst
+  // and the rating on the right.
+  const lines = [
+    line('Acme Mining Corp (ACM)', 100, 100, 600),
+    line('Price: 46.64 Target: 47.00', 100, 140, 700),
+    line('Analyst: Jane Roe', 1300, 100, 450),
+    line('Rating: Neutral', 1300, 140, 400),
+  ];
+  for (let k = 0; k < 8; k++) {
+    lines.push(line(`left ${k} of the column text`, 100, 200 + k * 40, 800));
+    lines.push(line(`right ${k} of the column text`, 1000, 200 + k * 40, 800));
+  }
+  const got = buildLayout(lines.reverse(), PAGE).text.split('\n');
+  assert.deepEqual(got.slice(0, 4), ['Acme Mining Corp (ACM)', 'Price: 46.64 Target: 47.00', 'Analyst: Jane Roe', 'Rating: Neutral']);
+  assert.deepEqual(got.slice(4, 6), ['left 0 of the column text', 'left 1 of the column text']);
+});
+
 test('a wide empty strip across the page ends the columns: a title box above them reads first, row by row', () => {
   // A title box (a headline on the left, a rating on the right) over a two-column body, 3 line heights apart.
   const lines = [

@@ -45,7 +45,8 @@ const MAX_CENTRING = 0.25;
  * leave a gap too — and, for a short strip, the rows on its right start flush (not a river of wide
  * word spaces). Rows at either end of the columns whose right part neither starts at the right
  * column's edge or another column's, nor is centred on it (a page header set to the right, a page
- * number in the corner) are read as rows before or after them. Items may be pieces of lines
+ * number in the corner) are read as rows before or after them; a header of two or more such rows is read
+ * as two blocks, its left side first. Items may be pieces of lines
  * (`split-at-gaps.ts`), so a gutter the detector bridged is an empty strip too. What remains is grouped into rows by
  * vertical overlap (> 50%) and read left to right, so a receipt's "label … price" stays one row and
  * scattered scene words read top-to-bottom, left-to-right. Returns rows of item indices. The work
@@ -256,9 +257,24 @@ function columnCut(
     if (top > MAX_MARGIN_ROWS) top = 0;
     if (rows.length - bottom > MAX_MARGIN_ROWS) bottom = rows.length;
     const split = columnSplit(items, rows.slice(top, bottom).flat(), unit, g, rowCount, budget);
-    if (split) return { head: rows.slice(0, top), tail: rows.slice(bottom), left: split[0], right: split[1] };
+    if (split) return { head: blocksOfHeader(items, rows.slice(0, top), g), tail: rows.slice(bottom), left: split[0], right: split[1] };
   }
   return undefined;
+}
+
+/**
+ * A page header beside the columns, as blocks: when two or more of its rows hold text on both sides of
+ * the gutter (a report's title and price on the left, its analyst and rating on the right), the left
+ * block is read before the right one, as a person and an XY cut read them; a single such row (a logo
+ * beside a title) stays one row.
+ */
+function blocksOfHeader(items: readonly OrderItem[], rows: number[][], g: Interval): number[][] {
+  const mid = (g.a + g.b) / 2;
+  const isLeft = (i: number) => items[i].box.x1 <= mid;
+  if (rows.filter((r) => r.some(isLeft) && !r.every(isLeft)).length < 2) return rows;
+  const left = rows.map((r) => r.filter(isLeft)).filter((r) => r.length > 0);
+  const right = rows.map((r) => r.filter((i) => !isLeft(i))).filter((r) => r.length > 0);
+  return [...left, ...right];
 }
 
 /** The column right of a gutter: from the gutter to the furthest end of the lines starting at it. */
