@@ -1,12 +1,12 @@
 import sharp from 'sharp';
 
 /**
- * A bilevel scan: black lines of text, and between them a bar printed as a screen of `dot`-pixel
- * squares every `period` pixels with a white heading on it (what a scanner makes of a grey bar).
+ * A bilevel scan: black lines of text, and between them a bar printed as a screen of 3-pixel squares
+ * every 5 pixels with a white heading on it (what a scanner makes of a grey bar).
  */
-export async function screenedPage(dot = 3, period = 5): Promise<Buffer> {
+export async function screenedPage(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="400">
-<defs><pattern id="screen" width="${period}" height="${period}" patternUnits="userSpaceOnUse"><rect width="${dot}" height="${dot}" fill="black"/></pattern></defs>
+<defs><pattern id="screen" width="5" height="5" patternUnits="userSpaceOnUse"><rect width="3" height="3" fill="black"/></pattern></defs>
 <rect width="100%" height="100%" fill="white"/>
 <text x="40" y="60" font-family="DejaVu Sans" font-size="30">Quarterly results of the northern division</text>
 <rect x="30" y="96" width="1540" height="52" fill="url(#screen)"/>
