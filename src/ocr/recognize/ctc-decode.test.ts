@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bestClasses, ctcDecode } from './ctc-decode.ts';
+import { bestClasses, ctcDecode, PHOTO_HESITANT_SPACE } from './ctc-decode.ts';
 
 const DICT = ['', 'a', 'b', 'c', ' '];
 
@@ -90,6 +90,13 @@ test('a blank where the space was nearly as likely reads as a space between word
   assert.equal(ctcDecode(withSpaces([1, 1, 0, 0, 2], { 2: 0.1 }), 5, NUMBERS).text, 'ab', 'below HESITANT_SPACE');
   // Nor at the ends of the line.
   assert.equal(ctcDecode(withSpaces([0, 1, 0, 2, 0], { 0: 0.3, 4: 0.3 }), 5, NUMBERS).text, 'ab');
+});
+
+test("a photo's line takes a space at a lower bar", () => {
+  const ranTogether = withSpaces([1, 1, 0, 0, 2], { 2: 0.1, 3: 0.001 });
+  assert.equal(ctcDecode(ranTogether, 5, NUMBERS).text, 'ab', 'print: below HESITANT_SPACE');
+  assert.equal(ctcDecode(ranTogether, 5, NUMBERS, 1, PHOTO_HESITANT_SPACE).text, 'a b');
+  assert.equal(ctcDecode(withSpaces([1, 1, 0, 0, 2], { 2: 0.01, 3: 0.001 }), 5, NUMBERS, 1, PHOTO_HESITANT_SPACE).text, 'ab');
 });
 
 test('a hesitant space never goes before punctuation or inside a number; a sure one stays', () => {

@@ -29,6 +29,13 @@ interface Run {
  * receipts 90.5 / 91.4 → 90.9 / 91.5, the rest unchanged; 0.1–0.3 all gain (docs/decisions.md).
  */
 export const HESITANT_SPACE = 0.15;
+/**
+ * The bar on a photo's Latin lines (`recognize-text.ts`; Chinese has no spaces), where sign words still
+ * ran together at 0.15 (two sign words read as one). Spotting F1, tune / check: ocr-dev's photos 68.9 / 63.3 → 68.4 / 65.5,
+ * 100 unseen ICDAR 2015 photos 61.3 / 69.3 → 62.7 / 73.0; from 0.03 to 0.005 is a plateau, 0.001 loses
+ * (docs/decisions.md, "A photo's hesitant spaces at a lower bar").
+ */
+export const PHOTO_HESITANT_SPACE = 0.015;
 
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 const NUMBER_SEPARATOR = /^[.,:]$/;
@@ -50,8 +57,15 @@ const SPACE_COLUMN = 2 * TOP_CLASSES;
  *   `bestClasses` makes them from a full softmax). The space is the dictionary's last entry.
  * @param contentFraction the share of the tensor width covered by the line (the rest is padding);
  *   positions are returned as fractions of the line itself.
+ * @param hesitantSpace the space's probability at a blank timestep that makes it a space.
  */
-export function ctcDecode(top: Float32Array, timesteps: number, dictionary: readonly string[], contentFraction = 1): CtcReading {
+export function ctcDecode(
+  top: Float32Array,
+  timesteps: number,
+  dictionary: readonly string[],
+  contentFraction = 1,
+  hesitantSpace = HESITANT_SPACE,
+): CtcReading {
   const space = dictionary[dictionary.length - 1] === ' ' ? dictionary.length - 1 : -1;
   const runs: Run[] = [];
   let previous = 0;
@@ -59,7 +73,7 @@ export function ctcDecode(top: Float32Array, timesteps: number, dictionary: read
     const row = t * OUTPUT_COLUMNS;
     let prob = top[row],
       index = top[row + TOP_CLASSES];
-    const hesitant = index === 0 && space > 0 && top[row + SPACE_COLUMN] >= HESITANT_SPACE;
+    const hesitant = index === 0 && space > 0 && top[row + SPACE_COLUMN] >= hesitantSpace;
     if (hesitant) [index, prob] = [space, top[row + SPACE_COLUMN]];
     if (index !== 0 && index === previous) {
       const run = runs[runs.length - 1];

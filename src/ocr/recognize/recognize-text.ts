@@ -1,5 +1,5 @@
 import { cropLine, type LineCrop, scaledWidth } from './crop-line.ts';
-import { ctcDecode } from './ctc-decode.ts';
+import { ctcDecode, HESITANT_SPACE, PHOTO_HESITANT_SPACE } from './ctc-decode.ts';
 import type { DecodedImage } from '../decode/decode-image.ts';
 import { middleWindow } from '../geometry.ts';
 import type { OnnxModel, RecognitionModel } from '../models/models.ts';
@@ -56,11 +56,23 @@ function trailingBlank(photo: boolean): number {
   return photo ? REC_HEIGHT : REC_HEIGHT / 2;
 }
 
+/** How a line's recognizer output is read: its trailing blank and the bar for a hesitant space (`ctc-decode.ts`). */
+interface LineDecoding {
+  blank: number;
+  hesitantSpace: number;
+}
+
+function decodingOf(options: RecognizeLinesOptions): LineDecoding {
+  return { blank: trailingBlank(options.photo ?? false), hesitantSpace: options.hesitantSpace ?? HESITANT_SPACE };
+}
+
 export interface RecognizeLinesOptions {
   /** The lines are a photo's: drawn at full size with a full blank after them. Default false: print (long lines smaller, half a blank). */
   photo?: boolean;
   /** A photo's line whose strokes lean is read a second time with the lean undone, and the surer reading kept (`readUpright`). */
   upright?: boolean;
+  /** The bar for a hesitant space (`ctc-decode.ts`); default `HESITANT_SPACE`. */
+  hesitantSpace?: number;
 }
 
 /** A lean (columns per row) from which a photo's line is also read upright, and how clearly its edges must show it. */
@@ -107,14 +119,21 @@ function fillTensor(tensor: Float32Array, crop: LineCrop, from: number, to: numb
 }
 
 /** Reads columns `[from, to)` of a crop in one recognizer run; positions are fractions of that span. */
-async function readColumns(crop: LineCrop, from: number, to: number, model: OnnxModel, dictionary: readonly string[], blank: number) {
-  const tw = Math.max(MIN_WIDTH, to - from) + blank;
+async function readColumns(
+  crop: LineCrop,
+  from: number,
+  to: number,
+  model: OnnxModel,
+  dictionary: readonly string[],
+  decoding: LineDecoding,
+) {
+  const tw = Math.max(MIN_WIDTH, to - from) + decoding.blank;
   const tensor = scratchFloats('recognizer input', 3 * REC_HEIGHT * tw);
   fillTensor(tensor, crop, from, to, tw);
   const output = await model.run(tensor, [1, 3, REC_HEIGHT, tw]);
   // (probability, class) of the best class per timestep: `top-class-output.ts`.
   const [, timesteps] = output.dims;
-  return ctcDecode(output.data, timesteps, dictionary, (to - from) / tw);
+  return ctcDecode(output.data, timesteps, dictionary, (to - from) / tw, decoding.hesitantSpace);
 }
 
 /**
@@ -139,7 +158,13 @@ export function pieceCuts(width: number, gaps: readonly ColumnRun[], maxRun = MA
  * A line wider than `MAX_RUN` read piece by piece (cut in the gaps between words, `pieceCuts`) and put
  * back together: positions as fractions of the whole line, a space where a cut fell between words.
  */
-async function readInPieces(crop: LineCrop, ink: InkProfile | undefined, model: OnnxModel, dictionary: readonly string[], blank: number) {
+async function readInPieces(
+  crop: LineCrop,
+  ink: InkProfile | undefined,
+  model: OnnxModel,
+  dictionary: readonly string[],
+  decoding: LineDecoding,
+) {
   const { width } = crop;
   const cuts = pieceCuts(width, ink?.gaps ?? []);
   const bounds = [0, ...cuts, width];
@@ -147,7 +172,7 @@ async function readInPieces(crop: LineCrop, ink: InkProfile | undefined, model: 
   const centres: number[] = [];
   for (let k = 0; k + 1 < bounds.length; k++) {
     const [from, to] = [bounds[k], bounds[k + 1]];
-    const piece = await readColumns(crop, from, to, model, dictionary, blank);
+    const piece = await readColumns(crop, from, to, model, dictionary, decoding);
     const at = (f: number) => (from + f * (to - from)) / width;
     const betweenWords = ink?.gaps.some((g) => g.start <= from && from < g.end) ?? false;
     if (chars.length > 0 && piece.chars.length > 0 && betweenWords) {
@@ -179,6 +204,7 @@ export async function recognizeLines(
   options: RecognizeLinesOptions = {},
 ): Promise<LineReading[]> {
   const photo = options.photo ?? false;
+  const decoding = decodingOf(options);
   const readings: LineReading[] = [];
   for (const quad of lines) {
     const height = cropHeightOf(quad, photo);
@@ -186,8 +212,8 @@ export async function recognizeLines(
     const crop = cropLine(image, quad, width, height);
     // A line wider than one run is cut where its ink shows a gap between words.
     const ink = width > MAX_RUN ? inkProfile(crop) : undefined;
-    const readWhole = (c: LineCrop) => readColumns(c, 0, c.width, model, dictionary, trailingBlank(photo));
-    let reading = ink ? await readInPieces(crop, ink, model, dictionary, trailingBlank(photo)) : await readWhole(crop);
+    const readWhole = (c: LineCrop) => readColumns(c, 0, c.width, model, dictionary, decoding);
+    let reading = ink ? await readInPieces(crop, ink, model, dictionary, decoding) : await readWhole(crop);
     if (photo && options.upright && !ink) reading = await readUpright(reading, image, quad, crop, readWhole);
     // The raw reading, with what the text-fix stage needs to place word gaps from the crop's ink.
     readings.push(reading.chars.length > 0 ? { ...reading, ink: ink ?? inkProfile(crop) } : reading);
@@ -308,11 +334,13 @@ export function createPaddleRecognizer(models: { latin: RecognitionModel; han: R
   return {
     name: 'pp-ocrv4',
     async recognize(image, lines, options) {
-      const how = { photo: options?.photo === true };
+      const photo = options?.photo === true;
+      // A photo's Latin words run together more than print's: their spaces come at a lower bar; Chinese has none.
+      const how: RecognizeLinesOptions = photo ? { photo, hesitantSpace: PHOTO_HESITANT_SPACE } : { photo };
       const hints = options?.languageHints ?? [];
       const readHan: ReadQuads = (quads) => recognizeLines(image, quads, han.model, han.dictionary, how);
       // A Chinese image's own lines (not the sample, nor a second opinion on Latin ones) are also read upright where they lean.
-      const readHanLines = () => recognizeLines(image, lines, han.model, han.dictionary, { ...how, upright: true });
+      const readHanLines = () => recognizeLines(image, lines, han.model, han.dictionary, { photo, upright: true });
       if (asksForHan(hints)) return readHanLines();
       const readings = await readLatin(image, lines, how);
       // No hint (Google reads Chinese without one): an image whose sample holds Chinese is read as the hint `zh` reads it.
