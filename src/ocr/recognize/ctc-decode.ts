@@ -30,9 +30,9 @@ interface Run {
  */
 export const HESITANT_SPACE = 0.15;
 /**
- * The bar on a photo's Latin lines (`recognize-text.ts`; Chinese has no spaces), where sign words still
- * ran together at 0.15 (two sign words read as one). Spotting F1, tune / check: ocr-dev's photos 68.9 / 63.3 → 68.4 / 65.5,
- * 100 unseen ICDAR 2015 photos 61.3 / 69.3 → 62.7 / 73.0; from 0.03 to 0.005 is a plateau, 0.001 loses
+ * The bar on a photo's Latin lines (`recognize-text.ts`; Chinese has no spaces), where two sign words
+ * still read as one at 0.15. Spotting F1, tune / check: ocr-dev's photos 68.9 / 63.3 → 68.4 / 65.5, 100
+ * unseen ICDAR 2015 photos 61.3 / 69.3 → 62.7 / 73.0; from 0.03 to 0.005 is a plateau, 0.001 loses
  * (docs/decisions.md, "A photo's hesitant spaces at a lower bar").
  */
 export const PHOTO_HESITANT_SPACE = 0.015;
