@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import type { LineReading } from '../recognizer.ts';
-import { baseLetter, fuseDiacritics } from './fuse-diacritics.ts';
+import { baseLetter, fuseDiacritics, letterAgreement } from './fuse-diacritics.ts';
 
 /** A reading with evenly spread characters. */
 function reading(text: string, confidence: number): LineReading {
@@ -37,4 +37,22 @@ test('spaces only Tesseract saw are added between PP-OCR letters', (t: TestConte
   const space = fused.chars[5];
   t.assert.equal(space.text, ' ');
   t.assert.ok(space.x0 <= space.x1);
+});
+
+test("a word in capitals keeps its same-shape letters in capitals, whoever's case was taken", (t: TestContext) => {
+  // Tesseract's letters are taken (it agrees and is sure); it set the o and s as small letters.
+  t.assert.equal(fuseDiacritics(reading('LONG', 0.99), reading('LòNG', 0.95)).text, 'LÒNG');
+  t.assert.equal(fuseDiacritics(reading('SONG', 0.99), reading('sốNG', 0.95)).text, 'SỐNG');
+  // Tesseract taken whole (PP-OCR unsure): the same.
+  t.assert.equal(fuseDiacritics(reading('PH0', 0.5), reading('PHổ', 0.9)).text, 'PHỔ');
+  // Words not in capitals stay as read.
+  t.assert.equal(fuseDiacritics(reading('Song', 0.99), reading('Sống', 0.95)).text, 'Sống');
+  t.assert.equal(fuseDiacritics(reading('iPhone', 0.99), reading('iPhone', 0.95)).text, 'iPhone');
+});
+
+test('letter agreement counts the letters that align on the same base letter', (t: TestContext) => {
+  t.assert.equal(letterAgreement(reading('DUNG', 0.99), reading('DỤNG', 0.9)), 1);
+  t.assert.equal(letterAgreement(reading('DUNG', 0.99), reading('', 0)), 0);
+  t.assert.equal(letterAgreement(reading('CHUA', 0.99), reading('pl', 0.9)), 0);
+  t.assert.equal(letterAgreement(reading('TAO', 0.99), reading('TẠ0', 0.9)), 2 / 3);
 });

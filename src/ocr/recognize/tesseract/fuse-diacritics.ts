@@ -27,6 +27,35 @@ function withCaseOf(letter: string, model: string): string {
   return letter;
 }
 
+const isCased = (ch: string) => ch.toLowerCase() !== ch.toUpperCase();
+
+/**
+ * A word in capitals has its same-shape letters in capitals too: Tesseract sets `o`, `s`, `c` … as it
+ * guesses, so a sign's word came back `LòNG` or `sốNG`. The word is in capitals when its letters after
+ * the first that are not same-shape all are (`Sống`, `iPhone` stay as read).
+ */
+function withWordCase(chars: readonly RecognizedChar[]): RecognizedChar[] {
+  const out = [...chars];
+  let start = 0;
+  for (let end = 0; end <= chars.length; end += 1) {
+    if (end < chars.length && !isSpace(chars[end].text)) continue;
+    const word = out.slice(start, end);
+    const telling = word.slice(1).filter((c) => isCased(c.text) && !SAME_SHAPE_CASES.test(baseLetter(c.text)));
+    const upper = telling.length > 0 && telling.every((c) => c.text === c.text.toUpperCase());
+    if (upper)
+      word.forEach((c, k) => {
+        if (SAME_SHAPE_CASES.test(baseLetter(c.text))) out[start + k] = { ...c, text: c.text.toUpperCase() };
+      });
+    start = end + 1;
+  }
+  return out;
+}
+
+/** The reading with its characters replaced by `chars` (its text joined from them). */
+function withChars(reading: LineReading, chars: RecognizedChar[]): LineReading {
+  return { ...reading, text: chars.map((c) => c.text).join(''), chars };
+}
+
 /** One step of an alignment: a PP index, a Tesseract index, or both (-1 = absent). */
 type Step = readonly [pp: number, ts: number];
 
@@ -61,6 +90,19 @@ function alignBases(pp: readonly string[], ts: readonly string[]): Step[] {
 
 const isSpace = (s: string) => s.trim() === '';
 
+/** The share of the two readings' letters that align on the same base letter (1: the same letters, marks aside). */
+export function letterAgreement(pp: LineReading, ts: LineReading): number {
+  const ppBases = pp.chars.map((c) => baseLetter(c.text));
+  const tsBases = ts.chars.map((c) => baseLetter(c.text));
+  return agreementOf(ppBases, tsBases, alignBases(ppBases, tsBases));
+}
+
+function agreementOf(ppBases: readonly string[], tsBases: readonly string[], steps: readonly Step[]): number {
+  const letters = (bases: readonly string[]) => bases.filter((b) => !isSpace(b)).length;
+  const agreed = steps.filter(([i, j]) => i >= 0 && j >= 0 && ppBases[i] === tsBases[j] && !isSpace(ppBases[i])).length;
+  return agreed / Math.max(1, letters(ppBases), letters(tsBases));
+}
+
 /**
  * Combines PP-OCR's and Tesseract's readings of one Latin-script line. PP-OCR reads scene text far
  * better (its letters are right on photos where Tesseract misreads half of them) but its
@@ -79,18 +121,17 @@ export function fuseDiacritics(pp: LineReading, ts: LineReading): LineReading {
   const ppBases = pp.chars.map((c) => baseLetter(c.text));
   const tsBases = ts.chars.map((c) => baseLetter(c.text));
   const steps = alignBases(ppBases, tsBases);
-  const letters = (bases: string[]) => bases.filter((b) => !isSpace(b)).length;
-  const agreed = steps.filter(([i, j]) => i >= 0 && j >= 0 && ppBases[i] === tsBases[j] && !isSpace(ppBases[i])).length;
-  const agreement = agreed / Math.max(1, letters(ppBases), letters(tsBases));
+  const agreement = agreementOf(ppBases, tsBases, steps);
   if (agreement >= AGREEMENT_FOR_TESSERACT && ts.confidence >= CONFIDENCE_FOR_TESSERACT) {
     // Tesseract's letters, in PP-OCR's case (PP-OCR gets capitals right on signs: `NgHIÊM` → `NGHIÊM`).
     const ppAt = new Map(steps.filter(([i, j]) => i >= 0 && j >= 0 && ppBases[i] === tsBases[j]).map(([i, j]) => [j, pp.chars[i].text]));
     const chars = ts.chars.map((c, j) =>
       ppAt.has(j) && !SAME_SHAPE_CASES.test(baseLetter(c.text)) ? { ...c, text: withCaseOf(c.text, ppAt.get(j)!).normalize('NFC') } : c,
     );
-    return { ...ts, text: chars.map((c) => c.text).join(''), chars };
+    return withChars(ts, withWordCase(chars));
   }
-  if (ts.confidence > pp.confidence && (ts.confidence >= TESSERACT_CERTAIN || pp.confidence < PP_UNSURE)) return ts;
+  if (ts.confidence > pp.confidence && (ts.confidence >= TESSERACT_CERTAIN || pp.confidence < PP_UNSURE))
+    return withChars(ts, withWordCase(ts.chars));
   const chars: RecognizedChar[] = [];
   steps.forEach(([i, j], k) => {
     if (i >= 0) {

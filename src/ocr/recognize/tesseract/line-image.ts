@@ -81,12 +81,12 @@ function paperValue(grey: Uint8Array): number {
 }
 
 /**
- * Greyscale → dark-on-light → height in [48, 128] px → a margin of a quarter of the height in the
- * paper colour → PGM bytes.
+ * Greyscale → dark-on-light → height in [48, 128] px (or `height`, when given) → a margin of a quarter
+ * of the height in the paper colour → PGM bytes.
  *
  * @example const { pgm, scale, pad } = toTesseractLineImage(cropLine(image, quad, 300, 40));
  */
-export function toTesseractLineImage(crop: LineCrop): TesseractLineImage {
+export function toTesseractLineImage(crop: LineCrop, height?: number): TesseractLineImage {
   let grey = greyOf(crop);
   let lo = 255;
   let hi = 0;
@@ -95,19 +95,18 @@ export function toTesseractLineImage(crop: LineCrop): TesseractLineImage {
     if (v > hi) hi = v;
   }
   if (isLightOnDark(grey, crop.width, crop.height)) grey = grey.map((v) => 255 - v);
-  const targetHeight = Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, crop.height));
-  const scale = targetHeight / crop.height;
+  const scale = (height ?? Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, crop.height))) / crop.height;
   const width = Math.max(1, Math.round(crop.width * scale));
-  const height = Math.max(1, Math.round(crop.height * scale));
-  const scaled = scale === 1 ? grey : resizeBilinear(grey, crop.width, crop.height, width, height);
-  const pad = Math.max(4, Math.round(height * PAD_FRACTION));
+  const rows = Math.max(1, Math.round(crop.height * scale));
+  const scaled = scale === 1 ? grey : resizeBilinear(grey, crop.width, crop.height, width, rows);
+  const pad = Math.max(4, Math.round(rows * PAD_FRACTION));
   const outW = width + 2 * pad;
-  const outH = height + 2 * pad;
+  const outH = rows + 2 * pad;
   const header = new TextEncoder().encode(`P5\n${outW} ${outH}\n255\n`);
   const pgm = new Uint8Array(header.length + outW * outH);
   pgm.set(header);
   const pixels = pgm.subarray(header.length);
   pixels.fill(paperValue(scaled));
-  for (let y = 0; y < height; y += 1) pixels.set(scaled.subarray(y * width, (y + 1) * width), (y + pad) * outW + pad);
+  for (let y = 0; y < rows; y += 1) pixels.set(scaled.subarray(y * width, (y + 1) * width), (y + pad) * outW + pad);
   return { pgm, scale, pad, blank: hi - lo < MIN_CONTRAST };
 }

@@ -53,6 +53,16 @@ test('light text on a dark background is read (the crop is inverted first)', asy
   t.assert.equal(line.text, 'NGHIÊM ĐÁNH');
 });
 
+test('a line read at a height of our choosing maps its characters back to the crop', async (t: TestContext) => {
+  const crop = await renderLine('NGHIÊM ĐÁNH', { size: 96 });
+  const [line] = await recognizer.recognizeLines([crop], ['vie'], 40);
+  t.assert.equal(line.text, 'NGHIÊM ĐÁNH');
+  const letters = line.chars.filter((c) => c.text !== ' ');
+  // The text starts 20 px in (of the crop's width) and the last letter ends well inside it.
+  t.assert.ok(Math.abs(letters[0].x0 - 20 / crop.width) < 0.03, `first letter at ${letters[0].x0}`);
+  t.assert.ok(letters.at(-1)!.x1 < 1);
+});
+
 test('Arabic comes back in logical order, with the first word at the right of the line', async (t: TestContext) => {
   const [line] = await recognizer.recognizeLines([await renderLine('السلام عليكم')], ['ara']);
   t.assert.equal(line.text, 'السلام عليكم');

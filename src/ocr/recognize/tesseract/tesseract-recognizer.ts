@@ -18,7 +18,8 @@ import type { TesseractReader } from './shared-tesseract.ts';
  *   const [line] = await rec.recognizeLines([crop], ['vie']);
  */
 export interface TesseractRecognizer {
-  recognizeLines(crops: readonly LineCrop[], traineddata: readonly string[]): Promise<TesseractLineText[]>;
+  /** `height`: each crop is read at exactly this many rows instead of within 48–128 (`toTesseractLineImage`). */
+  recognizeLines(crops: readonly LineCrop[], traineddata: readonly string[], height?: number): Promise<TesseractLineText[]>;
   /**
    * The page's lines as Tesseract's own layout analysis finds them, each with its box in image pixels.
    * `scale` (≤ 1) shrinks the page first: the layout analysis costs per pixel, the line reader
@@ -35,14 +36,14 @@ export interface TesseractRecognizer {
 
 export function createTesseractRecognizer(workers: TesseractReader): TesseractRecognizer {
   return {
-    async recognizeLines(crops, traineddata) {
+    async recognizeLines(crops, traineddata, height) {
       const lines: TesseractLineText[] = [];
       for (const crop of crops) {
         if (crop.width < 2 || crop.height < 2) {
           lines.push({ text: '', confidence: 0, chars: [] });
           continue;
         }
-        const image = toTesseractLineImage(crop);
+        const image = toTesseractLineImage(crop, height);
         if (image.blank) {
           lines.push({ text: '', confidence: 0, chars: [] });
           continue;
