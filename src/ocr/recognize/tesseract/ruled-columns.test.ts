@@ -24,6 +24,10 @@ interface PageOptions {
   right?: readonly string[];
   /** A frame around the whole page, as a scan's dark border. */
   border?: boolean;
+  /** A section rule across the page at this row (a newspaper's feuilleton line). */
+  section?: number;
+  /** The page turned by this many degrees, as a skewed scan. */
+  skew?: number;
 }
 
 /**
@@ -32,15 +36,18 @@ interface PageOptions {
  */
 async function page(options: PageOptions): Promise<DecodedImage> {
   const line = (x: number, y: number, text: string) => `<text x="${x}" y="${y}" font-family="DejaVu Serif" font-size="26">${text}</text>`;
-  const left = (options.left ?? []).map((t, i) => line(40, FIRST_LINE + i * PITCH, t));
-  const right = (options.right ?? []).map((t, i) => line(712, FIRST_LINE + i * PITCH, t));
+  // An empty text leaves its line's row blank.
+  const left = (options.left ?? []).map((t, i) => (t ? line(40, FIRST_LINE + i * PITCH, t) : ''));
+  const right = (options.right ?? []).map((t, i) => (t ? line(712, FIRST_LINE + i * PITCH, t) : ''));
+  const section = options.section === undefined ? '' : `<rect x="30" y="${options.section}" width="${WIDTH - 60}" height="3" fill="#111"/>`;
   const rules = (options.rules ?? []).map((r) => `<rect x="${r.x - 1}" y="${r.top}" width="3" height="${r.bottom - r.top}" fill="#111"/>`);
   const border = options.border
     ? `<rect x="4" y="4" width="${WIDTH - 8}" height="${HEIGHT - 8}" fill="none" stroke="#000" stroke-width="8"/>`
     : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}"><rect width="100%" height="100%" fill="#fff"/>
+    <g transform="rotate(${options.skew ?? 0} ${WIDTH / 2} ${HEIGHT / 2})">
     <text x="${WIDTH / 2}" y="120" text-anchor="middle" font-family="DejaVu Serif" font-size="72">The Morning Courier</text>
-    ${left.join('')}${right.join('')}${rules.join('')}${border}</svg>`;
+    ${left.join('')}${right.join('')}${rules.join('')}${section}</g>${border}</svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, rgb: new Uint8Array(data), format: 'png', scale: 1 };
 }
@@ -68,6 +75,35 @@ test('a page without a rule is one region, and a scan border or a double rule ma
   assert.deepEqual(ruledColumns(plain), [{ x: 0, y: 0, width: WIDTH, height: HEIGHT }]);
   const double = await page({ rules: [RULE, { ...RULE, x: RULE.x + 8 }], left: column('west'), right: column('east') });
   assert.equal(ruledColumns(double).filter((r) => r.column).length, 2);
+});
+
+test('columns end at a section rule across the page: the part above is read before the part below, on a skewed scan too', async () => {
+  // Twelve lines per column above the rule, a blank row, then the rule and twelve more below: the two
+  // sections' column rules stand 50 px apart, which a rule's own breaks (up to two 32-row bands) would bridge.
+  const [above, below] = [
+    { ...RULE, bottom: 790 },
+    { ...RULE, top: 840 },
+  ];
+  const lines = (side: 'west' | 'east') => [...column(side).slice(0, 12), '', '', ...column(side).slice(12, 24)];
+  for (const skew of [0, 0.6]) {
+    const regions = ruledColumns(await page({ rules: [above, below], left: lines('west'), right: lines('east'), section: 812, skew }));
+    const columns = regions.filter((r) => r.column);
+    assert.equal(columns.length, 4, `${skew}°: ${JSON.stringify(regions)}`);
+    // West then east above the rule, then west then east below it.
+    assert.deepEqual(
+      columns.map((c) => [c.x < 700 ? 'west' : 'east', c.y + c.height <= 830 ? 'above' : c.y >= 800 ? 'below' : 'across']),
+      [
+        ['west', 'above'],
+        ['east', 'above'],
+        ['west', 'below'],
+        ['east', 'below'],
+      ],
+      `${skew}°: ${JSON.stringify(regions)}`,
+    );
+  }
+  // Without the section rule the same page's columns run from top to foot (the rules' break is bridged).
+  const unbroken = ruledColumns(await page({ rules: [above, below], left: lines('west'), right: lines('east') }));
+  assert.equal(unbroken.filter((r) => r.column).length, 2, JSON.stringify(unbroken));
 });
 
 test('a ruled page is read a column at a time: no line runs from one column into the other', async () => {

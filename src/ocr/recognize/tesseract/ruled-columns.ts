@@ -32,6 +32,12 @@ const RULE_SKIP_BANDS = 2;
 const RULE_DRIFT = 2;
 /** A column rule runs at least this share of the page's height: a box's edge or a letter's stem does not. */
 const RULE_MIN_HEIGHT = 0.25;
+/**
+ * In a section of the page (between section rules), a column rule runs through at least this share of the
+ * section, and this share of the page (a masthead's boxes are not columns).
+ */
+const RULE_MIN_SHARE_OF_SECTION = 0.5;
+const RULE_MIN_HEIGHT_IN_SECTION = 0.1;
 /** Rules this near the page's left or right edge are the scan's border or the paper's edge. */
 const EDGE_MARGIN = 0.03;
 /**
@@ -64,26 +70,146 @@ function thinInk(grey: Uint8Array, width: number, height: number, thickness: num
   return thin;
 }
 
-/**
- * The page's vertical rules: per band of rows, the columns whose thin ink (one pixel either side)
- * covers most of the band, chained from band to band while they stay within `RULE_DRIFT` columns,
- * skipping at most `RULE_SKIP_BANDS` bands; a chain as tall as `RULE_MIN_HEIGHT` of the page is a rule.
- */
-function findRules(image: DecodedImage): Rule[] {
-  const { width, height } = image;
+/** The page's grey levels and its ink: at or below Otsu's threshold. */
+interface PageInk {
+  readonly width: number;
+  readonly height: number;
+  readonly grey: Uint8Array;
+  readonly threshold: number;
+  /** Ink in thin horizontal runs (`thinInk`): what a vertical rule is made of. */
+  readonly thin: Uint8Array;
+}
+
+function pageInk(image: DecodedImage): PageInk {
   const grey = greyOf(image);
   const histogram = new Float64Array(256);
   for (const v of grey) histogram[v]++;
-  // Ink is at or below Otsu's threshold.
+  const { width, height } = image;
   const threshold = otsuThreshold(histogram);
-  const thin = thinInk(grey, width, height, Math.max(3, Math.round(width * RULE_THICKNESS)), threshold);
-  const bands = Math.floor(height / BAND);
+  return { width, height, grey, threshold, thin: thinInk(grey, width, height, Math.max(3, Math.round(width * RULE_THICKNESS)), threshold) };
+}
+
+/**
+ * A section rule runs across this share of the page's width, in pieces at least `SECTION_RULE_PIECE` of it long
+ * (one per column, broken at the gutters): one under a column or between two articles is shorter, a word is
+ * shorter than a piece.
+ */
+const SECTION_RULE_WIDTH = 0.75;
+const SECTION_RULE_PIECE = 0.1;
+/** Breaks a printed rule's ink may have (worn type, a faint scan), as a share of the page's width. */
+const SECTION_RULE_GAP = 0.002;
+
+/** The steepest skew a section rule is looked for at (rows per column, about 1.7°). */
+const MAX_SKEW = 0.03;
+
+/**
+ * The page's horizontal section rules, as `[top, bottom)` rows: where the ink of a few rows together runs,
+ * in pieces too long for a word (small breaks bridged), across `SECTION_RULE_WIDTH` of the page, in a band no
+ * thicker than a rule (a picture's dark rows are not one). Scans are skewed and their paper warped, so the
+ * rows are also read slanted, a few rows per page width at a time up to `MAX_SKEW`; a rule found at several
+ * slants is one rule. The ink is halved in each direction first (any ink of 2 × 2 pixels): a rule stays a rule.
+ */
+function sectionRules(ink: PageInk): Array<[number, number]> {
+  const [width, height] = [ink.width >> 1, ink.height >> 1];
+  if (width < 2 || height < 2) return [];
+  const map = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const at = 2 * y * ink.width + 2 * x;
+      const t = ink.threshold;
+      const g = ink.grey;
+      map[y * width + x] = g[at] <= t || g[at + 1] <= t || g[at + ink.width] <= t || g[at + ink.width + 1] <= t ? 1 : 0;
+    }
+  const gap = Math.max(1, Math.round(ink.width * SECTION_RULE_GAP) >> 1);
+  const thickness = Math.max(2, Math.round(ink.width * RULE_THICKNESS) >> 1);
+  const found: Array<[number, number]> = [];
+  const step = thickness / width;
+  for (let slope = -MAX_SKEW; slope <= MAX_SKEW + 1e-9; slope += step)
+    found.push(...slantedRules(map, width, height, gap, thickness, slope));
+  // Detections that overlap are one rule, whose rows are the narrowest detection's (the slant nearest its
+  // own), in the page's full-size rows.
+  const groups: Array<{ reach: number; rule: [number, number] }> = [];
+  for (const rule of found.sort((a, b) => a[0] - b[0])) {
+    const last = groups.at(-1);
+    if (last && rule[0] <= last.reach) {
+      last.reach = Math.max(last.reach, rule[1]);
+      if (rule[1] - rule[0] < last.rule[1] - last.rule[0]) last.rule = rule;
+    } else groups.push({ reach: rule[1], rule });
+  }
+  return groups.map(({ rule: [top, bottom] }) => [2 * top, Math.min(ink.height, 2 * bottom)]);
+}
+
+/** `sectionRules` at one slant: column x is read `slope · x` rows below the nominal row. */
+function slantedRules(
+  map: Uint8Array,
+  width: number,
+  height: number,
+  gap: number,
+  thickness: number,
+  slope: number,
+): Array<[number, number]> {
+  const shift = Int32Array.from({ length: width }, (_, x) => Math.round(slope * x));
+  const [lowest, highest] = [Math.min(...shift), Math.max(...shift)];
+  // Per column, the inked rows among the window's `thickness` rows from the nominal row on.
+  const inked = new Uint16Array(width);
+  const add = (y: number, sign: number) => {
+    for (let x = 0; x < width; x++) {
+      const yy = y + shift[x];
+      if (yy >= 0 && yy < height && map[yy * width + x]) inked[x] += sign;
+    }
+  };
+  const [from, to] = [-highest, height - lowest];
+  for (let y = from; y < from + thickness - 1; y++) add(y, 1);
+  const ruled = new Uint8Array(to - from);
+  for (let y = from; y < to; y++) {
+    add(y + thickness - 1, 1);
+    let [ruledWidth, start, last] = [0, 0, -Infinity];
+    const close = () => {
+      if (last - start + 1 >= SECTION_RULE_PIECE * width) ruledWidth += last - start + 1;
+    };
+    for (let x = 0; x < width; x++) {
+      if (inked[x] === 0) continue;
+      if (x - last > gap) {
+        close();
+        start = x;
+      }
+      last = x;
+    }
+    close();
+    ruled[y - from] = ruledWidth >= SECTION_RULE_WIDTH * width ? 1 : 0;
+    add(y, -1);
+  }
+  const rules: Array<[number, number]> = [];
+  for (let k = 0; k < ruled.length; ) {
+    if (!ruled[k]) {
+      k++;
+      continue;
+    }
+    let end = k;
+    while (end < ruled.length && ruled[end]) end++;
+    // Every flagged window holds the rule: it lies in the rows they share, from the last one's top to the
+    // first one's bottom, and across the page from its highest column to its lowest.
+    if (end - k <= thickness) rules.push([Math.max(0, from + end - 1 + lowest), Math.min(height, from + k + thickness + highest)]);
+    k = end;
+  }
+  return rules;
+}
+
+/**
+ * The vertical rules of the rows `[y0, y1)` of the page: per band of rows, the columns whose thin ink (one
+ * pixel either side) covers most of the band, chained from band to band while they stay within `RULE_DRIFT`
+ * columns, skipping at most `RULE_SKIP_BANDS` bands; a chain as tall as `RULE_MIN_HEIGHT` of the page is a rule.
+ */
+function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
+  const { width, height, grey, threshold, thin } = ink;
+  const bands = Math.floor((y1 - y0) / BAND);
+  const rowOf = (band: number) => y0 + band * BAND;
   type Chain = { x: number; firstX: number; left: number; right: number; top: number; bottom: number; lastBand: number };
   // Whether band `b` has (next to) no ink around column `x`: the gutter goes on there.
   const [gutterFrom, gutterTo] = [Math.max(2, Math.round(width * GUTTER_FROM)), Math.max(4, Math.round(width * GUTTER_TO))];
   const open = (b: number, x: number) => {
     let inked = 0;
-    for (let y = b * BAND; y < (b + 1) * BAND; y++) {
+    for (let y = rowOf(b); y < rowOf(b + 1); y++) {
       const row = y * width;
       for (let dx = gutterFrom; dx <= gutterTo; dx++) {
         if (grey[row + Math.max(0, x - dx)] <= threshold || grey[row + Math.min(width - 1, x + dx)] <= threshold) {
@@ -111,7 +237,7 @@ function findRules(image: DecodedImage): Rule[] {
   const count = new Uint16Array(width);
   for (let b = 0; b < bands; b++) {
     count.fill(0);
-    for (let y = b * BAND; y < (b + 1) * BAND; y++) {
+    for (let y = rowOf(b); y < rowOf(b + 1); y++) {
       const row = y * width;
       for (let x = 1; x + 1 < width; x++) if (thin[row + x - 1] | thin[row + x] | thin[row + x + 1]) count[x]++;
     }
@@ -134,26 +260,27 @@ function findRules(image: DecodedImage): Rule[] {
           x,
           left: Math.min(chain.left, start),
           right: Math.max(chain.right, end),
-          bottom: (b + 1) * BAND,
+          bottom: rowOf(b + 1),
           lastBand: b,
         });
-      else chains.push({ x, firstX: x, left: start, right: end, top: b * BAND, bottom: (b + 1) * BAND, lastBand: b });
+      else chains.push({ x, firstX: x, left: start, right: end, top: rowOf(b), bottom: rowOf(b + 1), lastBand: b });
     }
     for (let k = chains.length - 1; k >= 0; k--) {
       if (b - chains[k].lastBand <= RULE_SKIP_BANDS && b + 1 < bands) continue;
       const [chain] = chains.splice(k, 1);
       const inside = chain.x > width * EDGE_MARGIN && chain.x < width * (1 - EDGE_MARGIN);
-      if (!inside || chain.bottom - chain.top < RULE_MIN_HEIGHT * height) continue;
-      let [top, bottom] = [chain.top / BAND, chain.bottom / BAND];
+      const tall = Math.min(RULE_MIN_HEIGHT * height, Math.max(RULE_MIN_SHARE_OF_SECTION * (y1 - y0), RULE_MIN_HEIGHT_IN_SECTION * height));
+      if (!inside || chain.bottom - chain.top < tall) continue;
+      let [top, bottom] = [(chain.top - y0) / BAND, (chain.bottom - y0) / BAND];
       while (top > 0 && open(top - 1, chain.firstX)) top--;
       while (bottom < bands && open(bottom, chain.x)) bottom++;
       // What is left below is the columns' last lines when it is short: the rule ends in a blot, or its last band is missing.
-      const end = bottom * BAND > height * (1 - SHORT_END) ? height : clearestRow(bottom * BAND - BAND, bottom * BAND, 'last');
+      const end = rowOf(bottom) > y1 - SHORT_END * height ? y1 : clearestRow(rowOf(bottom) - BAND, rowOf(bottom), 'last');
       rules.push({
         x: chain.x,
         left: chain.left,
         right: chain.right,
-        top: clearestRow(top * BAND, top * BAND + BAND, 'first'),
+        top: clearestRow(rowOf(top), rowOf(top + 1), 'first'),
         bottom: end,
       });
     }
@@ -189,12 +316,31 @@ function mergeDoubleRules(rules: readonly Rule[], width: number): Rule[] {
  * each part cut again at the rules inside it. Old newspapers rule their narrow gutters, and Tesseract's
  * own layout analysis reads across such a gutter at some scales and not at others (a Fraktur front page
  * read 27 at the scale the engine gives it and 88 at full size); read a column at a time, it cannot.
- * A page without rules is one region.
+ * A section rule across the columns (a feuilleton's line) ends them: the sections are cut one after the
+ * other. A page without rules is one region.
  *
  * @example for (const region of ruledColumns(page)) lines.push(...(await tesseract.recognizePage(page, ['frk'], scale, region)));
  */
 export function ruledColumns(image: DecodedImage): PageRegion[] {
-  return cut({ x: 0, y: 0, width: image.width, height: image.height }, findRules(image));
+  const ink = pageInk(image);
+  const page = { x: 0, y: 0, width: image.width, height: image.height };
+  const rules = findRules(ink, 0, image.height);
+  if (rules.length === 0) return [page];
+  // Only a section rule that the columns run through changes how the page is cut (one under a masthead does not).
+  const [columnsTop, columnsBottom] = [Math.min(...rules.map((r) => r.top)), Math.max(...rules.map((r) => r.bottom))];
+  const sections = sectionRules(ink).filter(([top, bottom]) => top > columnsTop && bottom < columnsBottom);
+  if (sections.length === 0) return cut(page, rules);
+  // Sections are read one after the other, each cut at its own column rules: columns above a section
+  // rule end there (a newspaper's feuilleton below the line is read after the news above it).
+  const regions: PageRegion[] = [];
+  let y = 0;
+  for (const [top, bottom] of [...sections, [image.height, image.height]]) {
+    if (top - y >= BAND) regions.push(...cut({ ...page, y, height: top - y }, findRules(ink, y, top)));
+    // The rule's own rows (more than one line's on a skewed page) are read too: text may reach into them.
+    if (bottom > top && bottom < image.height) regions.push({ ...page, y: top, height: bottom - top });
+    y = bottom;
+  }
+  return regions;
 }
 
 function cut(region: PageRegion, rules: readonly Rule[]): PageRegion[] {
