@@ -398,22 +398,22 @@ async function readInOwnLanguage(
   paddle: readonly LineReading[],
   tesseract: TesseractRecognizer,
 ): Promise<LineReading[]> {
-  const told: ReadonlyArray<string | undefined> =
-    traineddata.length === 1
-      ? lines.map(() => undefined)
-      : tellLines(
+  // One language needs no telling. `tellLines` tells every line or none; untold, each line reads its
+  // likeliest language's model first.
+  const told =
+    traineddata.length > 1
+      ? tellLines(
           paddle.map((r) => r.text),
           lines,
           traineddata,
-        );
-  // `tellLines` tells every line or none; untold, each line reads its likeliest language's model first.
-  const models = told.some((code) => code === undefined)
-    ? paddle.map((r) => (traineddata.length === 1 ? traineddata[0] : modelsForShortLine(r.text, traineddata)))
-    : told;
+        )
+      : [];
+  const models = told.length > 0 && !told.includes(undefined) ? told : paddle.map((r) => modelsForShortLine(r.text, traineddata));
   const first = await readWithOwnModels(models, (i) => crops[i], tesseract);
   const own = await readUnlikeAgain(image, lines, paddle, models, first, tesseract);
   return own.map((reading, i) => {
-    const language = told[i] === undefined ? undefined : languageOfModel(told[i]!);
+    const code = told[i];
+    const language = code === undefined ? undefined : languageOfModel(code);
     return language ? { ...reading!, language } : reading!;
   });
 }
