@@ -335,6 +335,7 @@ export function ruledColumns(image: DecodedImage): PageRegion[] {
   const regions: PageRegion[] = [];
   let y = 0;
   for (const [top, bottom] of [...sections, [image.height, image.height]]) {
+    // Between the strokes of a double rule there is no line of text to read.
     if (top - y >= BAND) regions.push(...cut({ ...page, y, height: top - y }, findRules(ink, y, top)));
     // The rule's own rows (more than one line's on a skewed page) are read too: text may reach into them.
     if (bottom > top && bottom < image.height) regions.push({ ...page, y: top, height: bottom - top });
