@@ -276,10 +276,8 @@ async function readUnlikeAgain(
   first: ReadonlyArray<LineReading | undefined>,
   tesseract: TesseractRecognizer,
 ): Promise<Array<LineReading | undefined>> {
-  const unlike = models.map((model, i) => {
-    const read = first[i];
-    return model !== undefined && read !== undefined && paddle[i].chars.length > 0 && letterAgreement(paddle[i], read) < AGREEING_LETTERS;
-  });
+  const agreement = first.map((read, i) => (read === undefined || paddle[i].chars.length === 0 ? 1 : letterAgreement(paddle[i], read)));
+  const unlike = models.map((model, i) => model !== undefined && agreement[i] < AGREEING_LETTERS);
   if (!unlike.includes(true)) return [...first];
   const again = await readWithOwnModels(
     models.map((m, i) => (unlike[i] ? m : undefined)),
@@ -290,9 +288,8 @@ async function readUnlikeAgain(
   return first.map((read, i) => {
     const other = again[i];
     if (read === undefined || other === undefined) return read;
-    const a = letterAgreement(paddle[i], read);
     const b = letterAgreement(paddle[i], other);
-    return b > a || (b === a && other.confidence > read.confidence) ? other : read;
+    return b > agreement[i] || (b === agreement[i] && other.confidence > read.confidence) ? other : read;
   });
 }
 

@@ -112,13 +112,12 @@ const MAX_SKEW = 0.03;
 function sectionRules(ink: PageInk): Array<[number, number]> {
   const [width, height] = [ink.width >> 1, ink.height >> 1];
   if (width < 2 || height < 2) return [];
+  const { grey: g, threshold: t, width: stride } = ink;
   const map = new Uint8Array(width * height);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
-      const at = 2 * y * ink.width + 2 * x;
-      const t = ink.threshold;
-      const g = ink.grey;
-      map[y * width + x] = g[at] <= t || g[at + 1] <= t || g[at + ink.width] <= t || g[at + ink.width + 1] <= t ? 1 : 0;
+      const at = 2 * y * stride + 2 * x;
+      map[y * width + x] = g[at] <= t || g[at + 1] <= t || g[at + stride] <= t || g[at + stride + 1] <= t ? 1 : 0;
     }
   const gap = Math.max(1, Math.round(ink.width * SECTION_RULE_GAP) >> 1);
   const thickness = Math.max(2, Math.round(ink.width * RULE_THICKNESS) >> 1);
