@@ -5,12 +5,15 @@ import { digitsInWords, underlinesAsSpaces } from './fix-confusables.ts';
 import { joinSplitWords } from './join-split-words.ts';
 import type { OcrOptions } from '../ocr-types.ts';
 import type { LineReading } from '../recognize/recognizer.ts';
+import { restoreVietnameseMarks } from './vietnamese-marks.ts';
 import { refineWordGapsOnInk } from './word-gaps.ts';
 
 /** What the fixes may use besides the line itself. */
 export interface TextFixContext {
   /** English words to check word boundaries and misread letters against; absent: those fixes pass. */
   lexicon?: EnglishLexicon;
+  /** Common English words, whatever the hints: a Vietnamese sign's `DIET` is no syllable to put marks on. */
+  englishWords?: ReadonlySet<string>;
 }
 
 /** One correction of recognised text, applied to each line on its own. */
@@ -27,10 +30,10 @@ const withLexicon = (f: (r: LineReading, l: EnglishLexicon) => LineReading) => (
 
 /**
  * The text-fix stage, in the order it runs: word gaps from the ink first (the later fixes work on
- * words), character look-alikes within a word, then the lexicon's word-boundary and letter fixes, and
- * the Arabic comma that Tesseract's Arabic model cannot read.
+ * words), character look-alikes within a word, then the lexicon's word-boundary and letter fixes, the
+ * Arabic comma that Tesseract's Arabic model cannot read, and the marks Vietnamese spelling requires.
  * Each one is kept only as long as `npm run bench:ocr -- --ablate` shows it helps ocr-dev's `check`
- * split: full-width punctuation, Greek/Cyrillic look-alikes, plate separators and cutting
+ * split (the Vietnamese marks, which no check crop needs: unseen draws of the same source instead): full-width punctuation, Greek/Cyrillic look-alikes, plate separators and cutting
  * run-together words in two did not, and went (docs/decisions.md).
  */
 export const TEXT_FIXES: readonly TextFix[] = [
@@ -41,11 +44,13 @@ export const TEXT_FIXES: readonly TextFix[] = [
   { name: 'join-split-words', fix: withLexicon(joinSplitWords) },
   { name: 'lookalike-letters', fix: withLexicon(correctLookalikeLetters) },
   { name: 'arabic-commas', fix: arabicCommas },
+  { name: 'vietnamese-marks', fix: (r, c) => restoreVietnameseMarks(r, c.englishWords) },
 ];
 
 /** The lexicon applies when nothing but English (or nothing) is hinted: other languages' words would be cut into English ones. */
 export function textFixContext(options: Pick<OcrOptions, 'languageHints'>, lexicon: EnglishLexicon | undefined): TextFixContext {
-  return options.languageHints.some((h) => !h.toLowerCase().startsWith('en')) ? {} : { lexicon };
+  const englishWords = lexicon?.common;
+  return options.languageHints.some((h) => !h.toLowerCase().startsWith('en')) ? { englishWords } : { lexicon, englishWords };
 }
 
 /**
