@@ -4,12 +4,13 @@ import type { TesseractWorkers } from './tesseract-workers.ts';
 
 /** What the Tesseract recognizer asks for: `TesseractWorkers` in the same thread, or the node's shared set through `tesseractClient`. */
 export interface TesseractReader {
-  recognizeLine(traineddata: readonly string[], image: Uint8Array): Promise<Page>;
+  /** `tiled`: binarised by Otsu per tile instead of over the whole line (`TesseractWorkers.recognizeLine`). */
+  recognizeLine(traineddata: readonly string[], image: Uint8Array, tiled?: boolean): Promise<Page>;
   /** `column`: the image is one column of text (Tesseract's `SINGLE_COLUMN` layout), else its own layout analysis (`AUTO`). */
   recognizePage(traineddata: readonly string[], image: Uint8Array, column?: boolean): Promise<Page>;
 }
 
-type Request = { id: string; page: boolean; column?: boolean; traineddata: string[]; image: Uint8Array };
+type Request = { id: string; page: boolean; column?: boolean; tiled?: boolean; traineddata: string[]; image: Uint8Array };
 type Reply = { id: string; page?: Page; error?: string };
 
 const repliesOf = (name: string) => `${name}/replies`;
@@ -33,8 +34,8 @@ export function serveTesseract(name: string, workers: TesseractWorkers): { close
     if (!closed) replies.postMessage(message);
   };
   requests.onmessage = (event) => {
-    const { id, page, column, traineddata, image } = event.data as Request;
-    const read = page ? workers.recognizePage(traineddata, image, column) : workers.recognizeLine(traineddata, image);
+    const { id, page, column, tiled, traineddata, image } = event.data as Request;
+    const read = page ? workers.recognizePage(traineddata, image, column) : workers.recognizeLine(traineddata, image, tiled);
     read.then(
       (result) => reply({ id, page: result }),
       (err: unknown) => reply({ id, error: err instanceof Error ? err.message : String(err) }),
@@ -70,14 +71,14 @@ export function tesseractClient(name: string): TesseractReader {
     if (reply.error !== undefined) waiting.reject(new Error(reply.error));
     else waiting.resolve(reply.page!);
   };
-  const ask = (page: boolean, traineddata: readonly string[], image: Uint8Array, column?: boolean) =>
+  const ask = (page: boolean, traineddata: readonly string[], image: Uint8Array, column?: boolean, tiled?: boolean) =>
     new Promise<Page>((resolve, reject) => {
       const id = `${threadId}:${++asked}`;
       pending.set(id, { resolve, reject });
-      requests.postMessage({ id, page, column, traineddata: [...traineddata], image } satisfies Request);
+      requests.postMessage({ id, page, column, tiled, traineddata: [...traineddata], image } satisfies Request);
     });
   return {
-    recognizeLine: (traineddata, image) => ask(false, traineddata, image),
+    recognizeLine: (traineddata, image, tiled) => ask(false, traineddata, image, undefined, tiled),
     recognizePage: (traineddata, image, column) => ask(true, traineddata, image, column),
   };
 }

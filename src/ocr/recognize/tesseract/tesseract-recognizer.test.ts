@@ -63,6 +63,24 @@ test('a line read at a height of our choosing maps its characters back to the cr
   t.assert.ok(letters.at(-1)!.x1 < 1);
 });
 
+test('a sign whose light falls off across it is lost to one threshold and read per tile', async (t: TestContext) => {
+  // Grey letters on white at the left, black letters on dark grey at the right: no one grey level parts them all.
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="80"><defs>
+    <linearGradient id="bg"><stop offset="0" stop-color="#f8f8f8"/><stop offset="1" stop-color="#505050"/></linearGradient>
+    <linearGradient id="fg"><stop offset="0" stop-color="#b0b0b0"/><stop offset="1" stop-color="#181818"/></linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#bg)"/>
+    <text x="20" y="56" font-family="DejaVu Sans" font-size="40" fill="url(#fg)">PHÒNG KHÁM ĐA KHOA</text></svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const crop = { width: info.width, height: info.height, rgb: new Uint8Array(data) };
+  const [whole] = await recognizer.recognizeLines([crop], ['vie']);
+  const [tiled] = await recognizer.recognizeLines([crop], ['vie'], undefined, true);
+  t.assert.doesNotMatch(whole.text, /KHÁM/);
+  t.assert.match(tiled.text, /KHÁM/);
+  // The worker is back on one threshold for the next caller.
+  const [again] = await recognizer.recognizeLines([crop], ['vie']);
+  t.assert.equal(again.text, whole.text);
+});
+
 test('Arabic comes back in logical order, with the first word at the right of the line', async (t: TestContext) => {
   const [line] = await recognizer.recognizeLines([await renderLine('السلام عليكم')], ['ara']);
   t.assert.equal(line.text, 'السلام عليكم');

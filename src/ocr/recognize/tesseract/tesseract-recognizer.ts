@@ -18,8 +18,16 @@ import type { TesseractReader } from './shared-tesseract.ts';
  *   const [line] = await rec.recognizeLines([crop], ['vie']);
  */
 export interface TesseractRecognizer {
-  /** `height`: each crop is read at exactly this many rows instead of within 48–128 (`toTesseractLineImage`). */
-  recognizeLines(crops: readonly LineCrop[], traineddata: readonly string[], height?: number): Promise<TesseractLineText[]>;
+  /**
+   * `height`: each crop is read at exactly this many rows instead of within 48–128 (`toTesseractLineImage`);
+   * `tiled`: binarised per tile instead of over the whole line (`TesseractWorkers.recognizeLine`).
+   */
+  recognizeLines(
+    crops: readonly LineCrop[],
+    traineddata: readonly string[],
+    height?: number,
+    tiled?: boolean,
+  ): Promise<TesseractLineText[]>;
   /**
    * The page's lines as Tesseract's own layout analysis finds them, each with its box in image pixels.
    * `scale` (≤ 1) shrinks the page first: the layout analysis costs per pixel, the line reader
@@ -36,7 +44,7 @@ export interface TesseractRecognizer {
 
 export function createTesseractRecognizer(workers: TesseractReader): TesseractRecognizer {
   return {
-    async recognizeLines(crops, traineddata, height) {
+    async recognizeLines(crops, traineddata, height, tiled) {
       const lines: TesseractLineText[] = [];
       for (const crop of crops) {
         if (crop.width < 2 || crop.height < 2) {
@@ -48,7 +56,7 @@ export function createTesseractRecognizer(workers: TesseractReader): TesseractRe
           lines.push({ text: '', confidence: 0, chars: [] });
           continue;
         }
-        const page = await workers.recognizeLine(traineddata, image.pgm);
+        const page = await workers.recognizeLine(traineddata, image.pgm, tiled);
         lines.push(readTesseractLine(page, image, crop.width));
       }
       return lines;

@@ -35,6 +35,10 @@ interface LanguageSet {
   idle?: NodeJS.Timeout;
 }
 
+/** Tesseract's `thresholding_method`: Otsu over the whole image (its default), or per tile (Leptonica's). */
+const GLOBAL_OTSU = '0';
+const TILED_OTSU = '1';
+
 const busyOf = (set: LanguageSet) => set.instances.reduce((n, i) => n + i.busy, 0);
 const terminate = (instance: Instance) => void instance.worker.then((w) => w.terminate()).catch(() => undefined);
 
@@ -67,9 +71,12 @@ export class TesseractWorkers {
     return this.#locate(name) !== undefined;
   }
 
-  /** Recognises one text line (page segmentation mode 7) with the given models loaded together. */
-  async recognizeLine(traineddata: readonly string[], image: Uint8Array): Promise<Page> {
-    return this.#recognize(traineddata, image);
+  /**
+   * Recognises one text line (page segmentation mode 7) with the given models loaded together. `tiled`:
+   * binarised by Otsu in tiles (Tesseract's `thresholding_method` 1) instead of over the whole line.
+   */
+  async recognizeLine(traineddata: readonly string[], image: Uint8Array, tiled = false): Promise<Page> {
+    return this.#recognize(traineddata, image, undefined, tiled);
   }
 
   /**
@@ -81,7 +88,7 @@ export class TesseractWorkers {
   }
 
   /** `layout`: a page's segmentation mode; none for a line. */
-  async #recognize(traineddata: readonly string[], image: Uint8Array, layout?: PSM): Promise<Page> {
+  async #recognize(traineddata: readonly string[], image: Uint8Array, layout?: PSM, tiled = false): Promise<Page> {
     const page = layout !== undefined;
     if (this.#closed) throw new Error('Tesseract workers are closed.');
     const key = [...new Set(traineddata)].join('+');
@@ -94,6 +101,14 @@ export class TesseractWorkers {
     const read = async () => {
       const worker = await instance.worker;
       const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+      if (tiled) {
+        await worker.setParameters({ thresholding_method: TILED_OTSU } as never);
+        try {
+          return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
+        } finally {
+          await worker.setParameters({ thresholding_method: GLOBAL_OTSU } as never);
+        }
+      }
       if (!page) return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
       instance.grown = true;
       await worker.setParameters({ tessedit_pageseg_mode: layout });
