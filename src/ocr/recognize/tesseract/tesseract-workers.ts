@@ -101,24 +101,18 @@ export class TesseractWorkers {
     const read = async () => {
       const worker = await instance.worker;
       const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-      if (tiled) {
-        await worker.setParameters({ thresholding_method: TILED_OTSU } as never);
-        try {
-          return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
-        } finally {
-          await worker.setParameters({ thresholding_method: GLOBAL_OTSU } as never);
-        }
-      }
-      if (!page) return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
-      instance.grown = true;
-      await worker.setParameters({ tessedit_pageseg_mode: layout });
+      // A page's layout mode, or a line's threshold per tile, is set for this call and set back after it.
+      const own = page ? { tessedit_pageseg_mode: layout } : tiled ? { thresholding_method: TILED_OTSU } : undefined;
+      if (own === undefined) return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
+      if (page) instance.grown = true;
+      await worker.setParameters(own);
       try {
         return (await worker.recognize(bytes, {}, { text: false, blocks: true })).data;
       } finally {
-        await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE });
+        await worker.setParameters(page ? { tessedit_pageseg_mode: PSM.SINGLE_LINE } : { thresholding_method: GLOBAL_OTSU });
       }
     };
-    // Callers share a worker: a page's mode is set, used and set back before anyone else's call.
+    // Callers share a worker: a call's parameters are set, used and set back before anyone else's call.
     const turn = instance.turn.then(read);
     instance.turn = turn.catch(() => undefined);
     try {
