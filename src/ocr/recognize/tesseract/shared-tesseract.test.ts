@@ -33,6 +33,20 @@ test('clients on the channel share one set of Tesseract workers, each getting it
   t.assert.deepEqual(workers.loaded, ['spa']);
 });
 
+test("a client's line read per tile is read so by the shared workers (a sign whose light falls off across it)", async (t: TestContext) => {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="80"><defs>
+    <linearGradient id="bg"><stop offset="0" stop-color="#f8f8f8"/><stop offset="1" stop-color="#505050"/></linearGradient>
+    <linearGradient id="fg"><stop offset="0" stop-color="#b0b0b0"/><stop offset="1" stop-color="#181818"/></linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#bg)"/>
+    <text x="20" y="56" font-family="DejaVu Sans" font-size="40" fill="url(#fg)">PHÒNG KHÁM ĐA KHOA</text></svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const pgm = new Uint8Array(Buffer.concat([Buffer.from(`P5\n${info.width} ${info.height}\n255\n`), data]));
+  const client = tesseractClient('shared-tesseract-test');
+  const [whole, tiled] = [wordsOf(await client.recognizeLine(['vie'], pgm)), wordsOf(await client.recognizeLine(['vie'], pgm, true))];
+  t.assert.notEqual(tiled, whole);
+  t.assert.equal(tiled, wordsOf(await workers.recognizeLine(['vie'], pgm, true)));
+});
+
 test('a failure in the shared workers reaches the client that asked, as an error', async (t: TestContext) => {
   const client = tesseractClient('shared-tesseract-test');
   await t.assert.rejects(client.recognizeLine(['xyz'], await linePgm('Hola')), /No xyz.traineddata/);
