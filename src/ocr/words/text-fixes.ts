@@ -33,8 +33,9 @@ const withLexicon = (f: (r: LineReading, l: EnglishLexicon) => LineReading) => (
  * words), character look-alikes within a word, then the lexicon's word-boundary and letter fixes, the
  * Arabic comma that Tesseract's Arabic model cannot read, and the marks Vietnamese spelling requires.
  * Each one is kept only as long as `npm run bench:ocr -- --ablate` shows it helps ocr-dev's `check`
- * split (the Vietnamese marks, which no check crop needs: unseen draws of the same source instead): full-width punctuation, Greek/Cyrillic look-alikes, plate separators and cutting
- * run-together words in two did not, and went (docs/decisions.md).
+ * split (the Vietnamese marks, which no check crop needs, on unseen draws of the same source instead):
+ * full-width punctuation, Greek/Cyrillic look-alikes, plate separators and cutting run-together words in
+ * two did not, and went (docs/decisions.md).
  */
 export const TEXT_FIXES: readonly TextFix[] = [
   // Word gaps come from the crop's ink (`word-gaps.ts`), not from CTC blank runs.
