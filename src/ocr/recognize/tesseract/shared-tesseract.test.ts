@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { Page } from 'tesseract.js';
 import { serveTesseract, tesseractClient } from './shared-tesseract.ts';
 import { TesseractWorkers } from './tesseract-workers.ts';
+import { unevenlyLitSign } from '../../../../test/helpers/unevenly-lit-sign.ts';
 
 const workers = new TesseractWorkers({ maxLoaded: 2 });
 const service = serveTesseract('shared-tesseract-test', workers);
@@ -34,13 +35,8 @@ test('clients on the channel share one set of Tesseract workers, each getting it
 });
 
 test("a client's line read per tile is read so by the shared workers (a sign whose light falls off across it)", async (t: TestContext) => {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="80"><defs>
-    <linearGradient id="bg"><stop offset="0" stop-color="#f8f8f8"/><stop offset="1" stop-color="#505050"/></linearGradient>
-    <linearGradient id="fg"><stop offset="0" stop-color="#b0b0b0"/><stop offset="1" stop-color="#181818"/></linearGradient></defs>
-    <rect width="100%" height="100%" fill="url(#bg)"/>
-    <text x="20" y="56" font-family="DejaVu Sans" font-size="40" fill="url(#fg)">PHÒNG KHÁM ĐA KHOA</text></svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
-  const pgm = new Uint8Array(Buffer.concat([Buffer.from(`P5\n${info.width} ${info.height}\n255\n`), data]));
+  const sign = await unevenlyLitSign(1);
+  const pgm = new Uint8Array(Buffer.concat([Buffer.from(`P5\n${sign.width} ${sign.height}\n255\n`), sign.pixels]));
   const client = tesseractClient('shared-tesseract-test');
   const [whole, tiled] = [wordsOf(await client.recognizeLine(['vie'], pgm)), wordsOf(await client.recognizeLine(['vie'], pgm, true))];
   t.assert.notEqual(tiled, whole);

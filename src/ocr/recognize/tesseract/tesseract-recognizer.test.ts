@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { LineCrop } from '../crop-line.ts';
 import { createTesseractRecognizer } from './tesseract-recognizer.ts';
 import { TesseractWorkers, type TesseractWorkersOptions } from './tesseract-workers.ts';
+import { unevenlyLitSign } from '../../../../test/helpers/unevenly-lit-sign.ts';
 
 const workers = new TesseractWorkers({ maxLoaded: 2 });
 const recognizer = createTesseractRecognizer(workers);
@@ -64,14 +65,8 @@ test('a line read at a height of our choosing maps its characters back to the cr
 });
 
 test('a sign whose light falls off across it is lost to one threshold and read per tile', async (t: TestContext) => {
-  // Grey letters on white at the left, black letters on dark grey at the right: no one grey level parts them all.
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="80"><defs>
-    <linearGradient id="bg"><stop offset="0" stop-color="#f8f8f8"/><stop offset="1" stop-color="#505050"/></linearGradient>
-    <linearGradient id="fg"><stop offset="0" stop-color="#b0b0b0"/><stop offset="1" stop-color="#181818"/></linearGradient></defs>
-    <rect width="100%" height="100%" fill="url(#bg)"/>
-    <text x="20" y="56" font-family="DejaVu Sans" font-size="40" fill="url(#fg)">PHÒNG KHÁM ĐA KHOA</text></svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const crop = { width: info.width, height: info.height, rgb: new Uint8Array(data) };
+  const sign = await unevenlyLitSign(3);
+  const crop = { width: sign.width, height: sign.height, rgb: sign.pixels };
   const [whole] = await recognizer.recognizeLines([crop], ['vie']);
   const [tiled] = await recognizer.recognizeLines([crop], ['vie'], undefined, true);
   t.assert.doesNotMatch(whole.text, /KHÁM/);
