@@ -29,9 +29,20 @@ export function normalizeArabic(text: string): string {
     .replace(/[أإآٱ]/gu, 'ا');
 }
 
-/** The text one CER comparison sees: NFC (NFKC + Arabic rules for `ar`), ASCII quotes, folded whitespace. */
+/**
+ * Black-letter print conventions (README §NZZ, "normalise before scoring"): the NZZ truth writes a line-end
+ * hyphen as `¬` where the print shows a double hyphen (`⸗`, `=` at a line's end) and an engine may read `-`;
+ * it writes long s as `s`. Nothing else in the set holds these marks.
+ */
+export function blackLetterMarks(text: string): string {
+  return text
+    .replace(/[¬⸗]|=(?=[ \t]*(?:\n|$))/gu, '-')
+    .replace(/ſ/gu, 's');
+}
+
+/** The text one CER comparison sees: NFC (NFKC + Arabic rules for `ar`), black-letter marks, ASCII quotes, folded whitespace. */
 export function normalizeForCer(text: string, lang: string): string {
-  const base = lang === 'ar' ? normalizeArabic(text) : text.normalize('NFC');
+  const base = lang === 'ar' ? normalizeArabic(text) : blackLetterMarks(text.normalize('NFC'));
   return foldWhitespace(asciiQuotes(base));
 }
 
