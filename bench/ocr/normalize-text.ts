@@ -35,9 +35,7 @@ export function normalizeArabic(text: string): string {
  * it writes long s as `s`. Nothing else in the set holds these marks.
  */
 export function blackLetterMarks(text: string): string {
-  return text
-    .replace(/[¬⸗]|=(?=[ \t]*(?:\n|$))/gu, '-')
-    .replace(/ſ/gu, 's');
+  return text.replace(/[¬⸗]|=(?=[ \t]*(?:\n|$))/gu, '-').replace(/ſ/gu, 's');
 }
 
 /** The text one CER comparison sees: NFC (NFKC + Arabic rules for `ar`), black-letter marks, ASCII quotes, folded whitespace. */

@@ -318,7 +318,7 @@ function mergeDoubleRules(rules: readonly Rule[], width: number): Rule[] {
  * A section rule across the columns (a feuilleton's line) ends them: the sections are cut one after the
  * other. A page without rules is one region.
  *
- * @example for (const region of ruledColumns(page)) lines.push(...(await tesseract.recognizePage(page, ['frk'], scale, region)));
+ * @example for (const region of ruledColumns(page)) lines.push(...(await tesseract.recognizePage(page, ['frk'], { scale, region })));
  */
 export function ruledColumns(image: DecodedImage): PageRegion[] {
   const ink = pageInk(image);

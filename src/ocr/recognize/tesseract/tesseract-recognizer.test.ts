@@ -108,7 +108,10 @@ test("a page read shrunk reports its lines in the image's own pixels", async (t:
     ${lines.map((l, i) => `<text x="100" y="${150 + i * 120}" font-family="DejaVu Sans" font-size="56">${l}</text>`).join('')}</svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const image = { width: info.width, height: info.height, rgb: new Uint8Array(data), format: 'png' as const, scale: 1 };
-  const [full, half] = await Promise.all([recognizer.recognizePage(image, ['deu']), recognizer.recognizePage(image, ['deu'], 0.5)]);
+  const [full, half] = await Promise.all([
+    recognizer.recognizePage(image, ['deu']),
+    recognizer.recognizePage(image, ['deu'], { scale: 0.5 }),
+  ]);
   t.assert.equal(half.length, 2);
   t.assert.equal(half[0].reading.text, full[0].reading.text);
   half.forEach((line, i) => {
@@ -118,6 +121,26 @@ test("a page read shrunk reports its lines in the image's own pixels", async (t:
     const letters = line.reading.chars.filter((c) => c.text !== ' ');
     t.assert.ok(letters[0].x0 < 0.05 && letters.at(-1)!.x1 > 0.95, 'characters span the line');
   });
+});
+
+test('a page read with a speck area reads a dusty page as the clean one: specks whited out, dots kept', async (t: TestContext) => {
+  const lines = ['Zwölf Boxkämpfer jagen über den Deich', 'Die Stadt und das Land im Winter'];
+  const dust = Array.from(
+    { length: 60 },
+    (_, k) => `<rect x="${90 + ((k * 397) % 1400)}" y="${95 + ((k * 131) % 230)}" width="3" height="3"/>`,
+  );
+  const page = async (extra: string) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="400"><rect width="100%" height="100%" fill="#fff"/>
+      ${lines.map((l, i) => `<text x="100" y="${150 + i * 120}" font-family="DejaVu Sans" font-size="56">${l}</text>`).join('')}${extra}</svg>`;
+    const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, rgb: new Uint8Array(data), format: 'png' as const, scale: 1 };
+  };
+  const [clean, dusty] = await Promise.all([page(''), page(dust.join(''))]);
+  const read = async (image: typeof clean) =>
+    (await recognizer.recognizePage(image, ['deu'], { speckArea: 16 })).map((l) => l.reading.text.trim());
+  const [a, b] = await Promise.all([read(clean), read(dusty)]);
+  t.assert.deepEqual(b, a);
+  t.assert.match(a[0], /Zwölf Boxkämpfer jagen über/);
 });
 
 test('degenerate crops give empty readings, not errors; unknown models are refused', async (t: TestContext) => {

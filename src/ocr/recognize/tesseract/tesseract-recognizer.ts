@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { despeckle } from './despeckle.ts';
 import type { LineCrop } from '../crop-line.ts';
 import type { DecodedImage } from '../../decode/decode-image.ts';
 import { rectQuad } from '../../geometry.ts';
@@ -32,13 +33,13 @@ export interface TesseractRecognizer {
    * The page's lines as Tesseract's own layout analysis finds them, each with its box in image pixels.
    * `scale` (≤ 1) shrinks the page first: the layout analysis costs per pixel, the line reader
    * normalises every line to its own height anyway. `region` reads only that part of the page (boxes stay in
-   * the page's pixels), and one that is a column (`region.column`) as one column of lines.
+   * the page's pixels), and one that is a column (`region.column`) as one column of lines. Ink blobs of up to
+   * `speckArea` pixels (of the page, before shrinking) are whited out first (`despeckle`).
    */
   recognizePage(
     image: DecodedImage,
     traineddata: readonly string[],
-    scale?: number,
-    region?: PageRegion,
+    options?: { scale?: number; region?: PageRegion; speckArea?: number },
   ): Promise<Array<{ box: Quad; reading: TesseractLineText }>>;
 }
 
@@ -61,11 +62,19 @@ export function createTesseractRecognizer(workers: TesseractReader): TesseractRe
       }
       return lines;
     },
-    async recognizePage(image, traineddata, scale = 1, region = { x: 0, y: 0, width: image.width, height: image.height }) {
+    async recognizePage(
+      image,
+      traineddata,
+      { scale = 1, region = { x: 0, y: 0, width: image.width, height: image.height }, speckArea = 0 } = {},
+    ) {
       const width = Math.max(1, Math.round(region.width * Math.min(1, scale)));
-      const png = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
+      const grey = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
         .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
         .greyscale()
+        .raw()
+        .toBuffer();
+      const ink = speckArea > 0 ? despeckle(grey, region.width, region.height, speckArea) : grey;
+      const png = await sharp(ink, { raw: { width: region.width, height: region.height, channels: 1 } })
         .resize(width)
         .png()
         .toBuffer();
