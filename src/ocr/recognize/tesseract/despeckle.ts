@@ -15,73 +15,30 @@ const INK = 128;
  */
 export function despeckle(grey: Uint8Array, width: number, height: number, maxArea: number): Uint8Array {
   const out = new Uint8Array(grey);
-  // 0: not visited; 1: in the blob being flooded; 2: done.
   const seen = new Uint8Array(width * height);
-  const stack = new Int32Array(Math.max(1, maxArea + 1));
+  const stack: number[] = [];
+  // A blob's first `maxArea + 1` pixels: enough to white out a speck and to know a blob is larger.
   const blob: number[] = [];
   for (let start = 0; start < grey.length; start++) {
-    if (seen[start] === 2 || grey[start] >= INK) continue;
-    // Flood the blob, stopping (and keeping it) once it is larger than a speck.
+    if (seen[start] || grey[start] >= INK) continue;
     blob.length = 0;
-    let top = 0;
-    let large = false;
-    stack[top++] = start;
     seen[start] = 1;
-    while (top > 0) {
-      const p = stack[--top];
-      blob.push(p);
+    stack.push(start);
+    while (stack.length > 0) {
+      const p = stack.pop() as number;
+      if (blob.length <= maxArea) blob.push(p);
       const x = p % width;
       const y = (p - x) / width;
-      for (let dy = -1; dy <= 1 && !large; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= width) continue;
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
           const q = ny * width + nx;
           if (seen[q] || grey[q] >= INK) continue;
           seen[q] = 1;
-          if (blob.length + top >= maxArea) {
-            large = true;
-            break;
-          }
-          stack[top++] = q;
+          stack.push(q);
         }
       }
-      if (large) break;
     }
-    if (large) {
-      // The whole blob is done, so it is not flooded again from another of its pixels.
-      markBlob(grey, seen, width, height, start);
-      continue;
-    }
-    for (const p of blob) {
-      out[p] = 255;
-      seen[p] = 2;
-    }
+    if (blob.length <= maxArea) for (const p of blob) out[p] = 255;
   }
   return out;
-}
-
-/** Marks every pixel of the ink blob holding `start` done (a plain flood, no size limit). */
-function markBlob(grey: Uint8Array, seen: Uint8Array, width: number, height: number, start: number): void {
-  const stack: number[] = [start];
-  seen[start] = 2;
-  while (stack.length > 0) {
-    const p = stack.pop() as number;
-    const x = p % width;
-    const y = (p - x) / width;
-    for (let dy = -1; dy <= 1; dy++) {
-      const ny = y + dy;
-      if (ny < 0 || ny >= height) continue;
-      for (let dx = -1; dx <= 1; dx++) {
-        const nx = x + dx;
-        if (nx < 0 || nx >= width) continue;
-        const q = ny * width + nx;
-        if (seen[q] === 2 || grey[q] >= INK) continue;
-        seen[q] = 2;
-        stack.push(q);
-      }
-    }
-  }
 }
