@@ -122,6 +122,19 @@ test('a two-column page whose rows the detector joined across a narrow gutter re
   ]);
 });
 
+test('lines already in reading order keep their wide gaps: a justified line stays one line', () => {
+  // The same bridged rows, from a reader that laid out the page itself (a black-letter page read a column at a time).
+  const row = (k: number) => [`a justified row ${k} with one space`, `wider than the others in the line`] as const;
+  const lines = [0, 1, 2].map((k) => bridgedLine(...row(k), 100, 100 + k * 40, 500, 28));
+  const got = buildLayout(lines, { ...PAGE, ordered: true })
+    .text.split('\n')
+    .filter(Boolean);
+  assert.deepEqual(
+    got,
+    [0, 1, 2].map((k) => row(k).join(' ')),
+  );
+});
+
 test('a river of wide word spaces down a few rows of one column does not make it two columns', () => {
   // Rows 2–4 of a justified paragraph have a wide space at about the same place: an empty strip 20 px
   // wide runs down them, but the words right of it start 30 px apart, as no column's rows would.

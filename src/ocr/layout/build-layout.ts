@@ -43,8 +43,10 @@ interface PlacedLine {
 export function buildLayout(lines: readonly RecognizedLine[], page: LayoutPage): OcrResult {
   const placed: PlacedLine[] = [];
   const kept: RecognizedLine[] = [];
-  // Reading order works on the pieces of lines between wide gaps (a gutter the detector bridged).
-  for (const line of lines.flatMap(splitAtWideGaps)) {
+  // Reading order works on the pieces of lines between wide gaps (a gutter the detector bridged). Lines
+  // already in order came from a reader that found the columns itself: cut there, a justified line's wide
+  // spaces would become line breaks.
+  for (const line of page.ordered ? lines : lines.flatMap(splitAtWideGaps)) {
     if (!line.box.every((p) => Number.isFinite(p.x) && Number.isFinite(p.y))) continue;
     const words = splitWords(line);
     if (words.length === 0) continue;
