@@ -17,8 +17,10 @@ const PITCH = 44;
 const FIRST_LINE = 260;
 
 interface PageOptions {
-  /** Columns' rules: x and the rows they span. */
-  rules?: Array<{ x: number; top: number; bottom: number }>;
+  /** Columns' rules: x and the rows they span, and how many of their first rows are a 10-px blot (worn type). */
+  rules?: Array<{ x: number; top: number; bottom: number; blot?: number }>;
+  /** Where the right column's lines start (712: a 12-px gutter right of the rule). */
+  rightX?: number;
   /** Text of the left and right column's lines. */
   left?: readonly string[];
   right?: readonly string[];
@@ -38,9 +40,13 @@ async function page(options: PageOptions): Promise<DecodedImage> {
   const line = (x: number, y: number, text: string) => `<text x="${x}" y="${y}" font-family="DejaVu Serif" font-size="26">${text}</text>`;
   // An empty text leaves its line's row blank.
   const left = (options.left ?? []).map((t, i) => (t ? line(40, FIRST_LINE + i * PITCH, t) : ''));
-  const right = (options.right ?? []).map((t, i) => (t ? line(712, FIRST_LINE + i * PITCH, t) : ''));
+  const right = (options.right ?? []).map((t, i) => (t ? line(options.rightX ?? 712, FIRST_LINE + i * PITCH, t) : ''));
   const section = options.section === undefined ? '' : `<rect x="30" y="${options.section}" width="${WIDTH - 60}" height="3" fill="#111"/>`;
-  const rules = (options.rules ?? []).map((r) => `<rect x="${r.x - 1}" y="${r.top}" width="3" height="${r.bottom - r.top}" fill="#111"/>`);
+  const rules = (options.rules ?? []).map(
+    (r) =>
+      `<rect x="${r.x - 1}" y="${r.top}" width="3" height="${r.bottom - r.top}" fill="#111"/>` +
+      (r.blot ? `<rect x="${r.x - 5}" y="${r.top}" width="10" height="${r.blot}" fill="#111"/>` : ''),
+  );
   const border = options.border
     ? `<rect x="4" y="4" width="${WIDTH - 8}" height="${HEIGHT - 8}" fill="none" stroke="#000" stroke-width="8"/>`
     : '';
@@ -68,6 +74,20 @@ test('a page is cut at its column rule: the title across it, then each column, t
   assert.ok(west.x + west.width <= 699 && west.x + west.width >= 694 && east.x >= 702 && east.x <= 706, JSON.stringify(regions));
   // The rule ends above the columns' last line (as on scans where it fades); the columns still reach the page's foot.
   assert.equal(west.y + west.height, HEIGHT);
+});
+
+test("a column's first line stays in it where the rule starts beside that line: thick, or with the line set close to it", async () => {
+  // The first lines' glyphs span rows ~241–266; the rule starts at 250, inside them.
+  const top = { ...RULE, top: 250 };
+  for (const [what, options] of [
+    ['a rule starting in a blot', { rules: [{ ...top, blot: 22 }] }],
+    ['a line 2 px right of the rule', { rules: [top], rightX: 703 }],
+  ] as const) {
+    const regions = ruledColumns(await page({ ...options, left: column('west'), right: column('east') }));
+    const columns = regions.filter((r) => r.column);
+    assert.equal(columns.length, 2, `${what}: ${JSON.stringify(regions)}`);
+    assert.ok(columns.every((c) => c.y <= 238), `${what}: ${JSON.stringify(regions)}`);
+  }
 });
 
 test('a page without a rule is one region, and a scan border or a double rule makes no column', async () => {

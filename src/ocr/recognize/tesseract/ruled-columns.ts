@@ -204,14 +204,21 @@ function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
   const bands = Math.floor((y1 - y0) / BAND);
   const rowOf = (band: number) => y0 + band * BAND;
   type Chain = { x: number; firstX: number; left: number; right: number; top: number; bottom: number; lastBand: number };
-  // Whether band `b` has (next to) no ink around column `x`: the gutter goes on there.
+  // Whether band `b` has (next to) no ink around column `x`: the gutter goes on there. Ink is looked for
+  // beside the rule's own run in each row, which may be thicker than `thin` allows where the rule starts
+  // (a blot of the type's end): counted as ink beside it, the first line beside that blot fell out of the columns.
   const [gutterFrom, gutterTo] = [Math.max(2, Math.round(width * GUTTER_FROM)), Math.max(4, Math.round(width * GUTTER_TO))];
+  const maxRun = 2 * Math.max(3, Math.round(width * RULE_THICKNESS));
+  const dark = (row: number, x: number) => grey[row + Math.min(width - 1, Math.max(0, x))] <= threshold;
   const open = (b: number, x: number) => {
     let inked = 0;
     for (let y = rowOf(b); y < rowOf(b + 1); y++) {
       const row = y * width;
+      let [left, right] = [x, x];
+      while (dark(row, left - 1) && x - left < maxRun) left--;
+      while (dark(row, right + 1) && right - x < maxRun) right++;
       for (let dx = gutterFrom; dx <= gutterTo; dx++) {
-        if (grey[row + Math.max(0, x - dx)] <= threshold || grey[row + Math.min(width - 1, x + dx)] <= threshold) {
+        if (dark(row, left - dx) || dark(row, right + dx)) {
           inked++;
           break;
         }
@@ -230,6 +237,28 @@ function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
       if (ink < bestInk || (ink === bestInk && which === 'last')) [best, bestInk] = [y, ink];
     }
     return best;
+  };
+  // The first row of a rule's ink at column `x`, going up from row `from` by at most a band.
+  const ruleInkTop = (x: number, from: number) => {
+    let y = from;
+    while (y > Math.max(y0, from - BAND) && [-1, 0, 1].some((dx) => dark((y - 1) * width, x + dx))) y--;
+    return y;
+  };
+  // Whether row `y` holds a horizontal rule's ink: a run across `SECTION_RULE_PIECE` of the page (a letter's is short).
+  const ruledRow = (y: number) => {
+    let run = 0;
+    for (let x = inner0; x < inner1; x++) {
+      run = dark(y * width, x) ? run + 1 : 0;
+      if (run >= SECTION_RULE_PIECE * width) return true;
+    }
+    return false;
+  };
+  // Where the columns begin above a rule whose ink starts above its first band of thin ink: the clearest
+  // row within a band above that ink, below any horizontal rule there (a masthead's is not the columns').
+  const columnsTopAbove = (inkTop: number) => {
+    let from = inkTop;
+    while (from > Math.max(y0, inkTop - BAND) && !ruledRow(from - 1)) from--;
+    return clearestRow(from, inkTop + 1, 'first');
   };
   const chains: Chain[] = [];
   const rules: Rule[] = [];
@@ -272,6 +301,9 @@ function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
       if (!inside || chain.bottom - chain.top < tall) continue;
       let [top, bottom] = [(chain.top - y0) / BAND, (chain.bottom - y0) / BAND];
       while (top > 0 && open(top - 1, chain.firstX)) top--;
+      // Where the gutter is not open above the rule (a line hugs it), the columns begin above the rule's own
+      // first ink, which may lie a band above its first band of thin ink (a blot where the type ends).
+      const inkTop = top === (chain.top - y0) / BAND ? ruleInkTop(chain.firstX, chain.top) : chain.top;
       while (bottom < bands && open(bottom, chain.x)) bottom++;
       // What is left below is the columns' last lines when it is short: the rule ends in a blot, or its last band is missing.
       const end = rowOf(bottom) > y1 - SHORT_END * height ? y1 : clearestRow(rowOf(bottom) - BAND, rowOf(bottom), 'last');
@@ -279,7 +311,7 @@ function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
         x: chain.x,
         left: chain.left,
         right: chain.right,
-        top: clearestRow(rowOf(top), rowOf(top + 1), 'first'),
+        top: inkTop < chain.top ? columnsTopAbove(inkTop) : clearestRow(rowOf(top), rowOf(top + 1), 'first'),
         bottom: end,
       });
     }
