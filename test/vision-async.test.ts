@@ -1,4 +1,4 @@
-import { test, type TestContext } from 'node:test';
+import { after, test, type TestContext } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,7 +54,7 @@ interface OutputFile {
 
 test("asyncBatchAnnotateFiles and images:asyncBatchAnnotate with Google's clients", async (t: TestContext) => {
   const { app, database } = await buildTestApp(t, 'sqlite', {
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'legible-async-')),
+    DATA_DIR: tempDir('legible-async-'),
     OPERATION_POLL_MS: '100',
   });
   const owner = await createTestAccount(database, 'acme');
@@ -298,15 +298,26 @@ test("asyncBatchAnnotateFiles and images:asyncBatchAnnotate with Google's client
   });
 });
 
+/** Directories under the OS's temp dir, removed once every test of this file has stopped its servers. */
+const tempDirs: string[] = [];
+after(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
 function writeTemp(bytes: Uint8Array, name: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-upload-'));
+  const dir = tempDir('legible-upload-');
   const file = path.join(dir, name);
   fs.writeFileSync(file, bytes);
   return file;
 }
 
 test('a server killed with SIGKILL in the middle of a 12-page job: the restarted server finishes it, every page once (SQLite)', async (t: TestContext) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-kill-'));
+  const dataDir = tempDir('legible-kill-');
   const setup = createDatabase(`sqlite://${path.join(dataDir, 'legible.db')}`);
   await migrateToLatest(setup.db);
   const { secret: token } = await createAccountsRepository(setup.db, { pepper: CLUSTER_PEPPER }).createAccount('killer', 'cli');
@@ -373,7 +384,7 @@ test('two nodes on PostgreSQL: the node running a job is killed with SIGKILL, th
 }, async (t: TestContext) => {
   const db = await createClusterDatabase();
   t.after(() => db.drop());
-  const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-2nodes-'));
+  const shared = tempDir('legible-2nodes-');
   const env = {
     DATABASE_URL: db.url,
     REDIS_URL: CLUSTER_REDIS_URL!,
