@@ -106,16 +106,12 @@ function fillTensor(tensor: Float32Array, crop: LineCrop, from: number, to: numb
   const plane = REC_HEIGHT * tensorWidth;
   const { rgb, width, height: rows } = crop;
   const top = Math.floor((REC_HEIGHT - rows) / 2);
-  const paper = rows < REC_HEIGHT ? paperOf(crop) : undefined;
+  const paper = rows < REC_HEIGHT ? paperOf(crop).map((v) => v / 127.5 - 1) : undefined;
   for (let y = 0; y < REC_HEIGHT; y++) {
     const sy = Math.min(rows - 1, Math.max(0, y - top));
     if (paper && sy !== y - top) {
-      for (let x = 0; x < to - from; x++) {
-        const d = y * tensorWidth + x;
-        tensor[d] = paper[2] / 127.5 - 1;
-        tensor[plane + d] = paper[1] / 127.5 - 1;
-        tensor[2 * plane + d] = paper[0] / 127.5 - 1;
-      }
+      const [d0, d1] = [y * tensorWidth, y * tensorWidth + to - from];
+      for (let c = 0; c < 3; c++) tensor.fill(paper[2 - c], c * plane + d0, c * plane + d1);
       continue;
     }
     for (let x = 0; x < to - from; x++) {

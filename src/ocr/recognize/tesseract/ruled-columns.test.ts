@@ -79,14 +79,18 @@ test('a page is cut at its column rule: the title across it, then each column, t
 test("a column's first line stays in it where the rule starts beside that line: thick, or with the line set close to it", async () => {
   // The first lines' glyphs span rows ~241–266; the rule starts at 250, inside them.
   const top = { ...RULE, top: 250 };
-  for (const [what, options] of [
+  const cases: Array<[string, PageOptions]> = [
     ['a rule starting in a blot', { rules: [{ ...top, blot: 22 }] }],
     ['a line 2 px right of the rule', { rules: [top], rightX: 703 }],
-  ] as const) {
+  ];
+  for (const [what, options] of cases) {
     const regions = ruledColumns(await page({ ...options, left: column('west'), right: column('east') }));
     const columns = regions.filter((r) => r.column);
     assert.equal(columns.length, 2, `${what}: ${JSON.stringify(regions)}`);
-    assert.ok(columns.every((c) => c.y <= 238), `${what}: ${JSON.stringify(regions)}`);
+    assert.ok(
+      columns.every((c) => c.y <= 238),
+      `${what}: ${JSON.stringify(regions)}`,
+    );
   }
 });
 
