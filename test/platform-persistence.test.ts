@@ -1,12 +1,12 @@
 import { test, type TestContext } from 'node:test';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createTestAccount, setupProject } from './helpers/common-route-tests.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 /** An app on a SQLite file in `dir`, logging every line into `logs`. */
 async function openApp(dir: string, logs: string[], env: Record<string, string> = {}) {
@@ -24,14 +24,8 @@ async function openApp(dir: string, logs: string[], env: Record<string, string> 
   };
 }
 
-function tempDir(t: TestContext): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legible-platform-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 test('after a restart on the same SQLite file, accounts, projects, apis and keys are all still there', async (t: TestContext) => {
-  const dir = tempDir(t);
+  const dir = tempDir('legible-platform-');
   const logs: string[] = [];
   const first = await openApp(dir, logs);
   const acme = await createTestAccount(first.database, 'acme');
@@ -54,7 +48,7 @@ test('after a restart on the same SQLite file, accounts, projects, apis and keys
 });
 
 test('no key or token in plaintext in the data directory or the server log', async (t: TestContext) => {
-  const dir = tempDir(t);
+  const dir = tempDir('legible-platform-');
   const logs: string[] = [];
   const { app, database, close } = await openApp(dir, logs, { SECRET_PEPPER: 'a-pepper-of-at-least-16-chars' });
   t.after(close);

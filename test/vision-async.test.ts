@@ -1,10 +1,10 @@
-import { after, test, type TestContext } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import vision from '@google-cloud/vision';
 import { buildTestApp } from './helpers/build-test-app.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 import { assertError, createTestAccount, setupProject } from './helpers/common-route-tests.ts';
 import { makePdf, textImage } from './helpers/document-fixtures.ts';
 import { googleStorage } from './helpers/google-storage-client.ts';
@@ -297,17 +297,6 @@ test("asyncBatchAnnotateFiles and images:asyncBatchAnnotate with Google's client
     assertError(t, await app.inject({ url: '/storage/v1/b/docs/o' }), 401);
   });
 });
-
-/** Directories under the OS's temp dir, removed once every test of this file has stopped its servers. */
-const tempDirs: string[] = [];
-after(() => {
-  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
 
 function writeTemp(bytes: Uint8Array, name: string): string {
   const dir = tempDir('legible-upload-');

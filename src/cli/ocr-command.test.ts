@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { legibleOcr, tempDir, textImage } from '../../test/helpers/cli-process.ts';
+import { legibleOcr, textImage } from '../../test/helpers/cli-process.ts';
+import { tempDir } from '../../test/helpers/temp-dir.ts';
 import { test } from 'node:test';
 
-test('one image: prints its text, exit 0', async (t) => {
-  const dir = await tempDir(t);
+test('one image: prints its text, exit 0', async () => {
+  const dir = tempDir('legible-ocr-cli-');
   await textImage(path.join(dir, 'hello.png'), 'HELLO');
   const r = await legibleOcr([path.join(dir, 'hello.png')]);
   assert.equal(r.code, 0, r.stderr);
@@ -14,8 +15,8 @@ test('one image: prints its text, exit 0', async (t) => {
   assert.doesNotMatch(r.stdout, /==/);
 });
 
-test('a folder, recursively: image files only, a header per file in name order, a summary', async (t) => {
-  const dir = await tempDir(t);
+test('a folder, recursively: image files only, a header per file in name order, a summary', async () => {
+  const dir = tempDir('legible-ocr-cli-');
   await fs.mkdir(path.join(dir, 'nested'));
   await textImage(path.join(dir, 'a.png'), 'FIRST');
   await textImage(path.join(dir, 'nested', 'b.png'), 'SECOND');
@@ -28,8 +29,8 @@ test('a folder, recursively: image files only, a header per file in name order, 
   assert.match(r.stderr, /2 files, 0 failed, [\d.]+ s/);
 });
 
-test('JSON lines; missing, empty, corrupt, random, FIFO and oversized files are reported and skipped, exit 1', async (t) => {
-  const dir = await tempDir(t);
+test('JSON lines; missing, empty, corrupt, random, FIFO and oversized files are reported and skipped, exit 1', async () => {
+  const dir = tempDir('legible-ocr-cli-');
   await textImage(path.join(dir, 'ok.png'), 'READABLE');
   const png = await fs.readFile(path.join(dir, 'ok.png'));
   await fs.writeFile(path.join(dir, 'empty.png'), Buffer.alloc(0));
@@ -90,16 +91,16 @@ test('bad arguments exit 2 before any image is read', async () => {
   }
 });
 
-test('a folder without images: a clear message, exit 1', async (t) => {
-  const dir = await tempDir(t);
+test('a folder without images: a clear message, exit 1', async () => {
+  const dir = tempDir('legible-ocr-cli-');
   await fs.writeFile(path.join(dir, 'readme.md'), '# nothing');
   const r = await legibleOcr([dir]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /no image files/);
 });
 
-test('a PDF: text per page with a `--- page N ---` line; --json gives one line per page; a hostile PDF fails alone', async (t) => {
-  const dir = await tempDir(t);
+test('a PDF: text per page with a `--- page N ---` line; --json gives one line per page; a hostile PDF fails alone', async () => {
+  const dir = tempDir('legible-ocr-cli-');
   const { makePdf, hugePagePdf } = await import('../../test/helpers/document-fixtures.ts');
   await fs.writeFile(
     path.join(dir, 'doc.pdf'),

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { legibleOcr, tempDir, textImage } from '../../test/helpers/cli-process.ts';
+import { legibleOcr, textImage } from '../../test/helpers/cli-process.ts';
+import { tempDir } from '../../test/helpers/temp-dir.ts';
 import { test } from 'node:test';
 import sharp from 'sharp';
 
-test("stdin (-), Tesseract language codes, --format vision: the server's AnnotateImageResponse", async (t) => {
-  const dir = await tempDir(t);
+test("stdin (-), Tesseract language codes, --format vision: the server's AnnotateImageResponse", async () => {
+  const dir = tempDir('legible-ocr-cli-');
   await textImage(path.join(dir, 'hello.png'), 'HELLO');
   const png = await fs.readFile(path.join(dir, 'hello.png'));
   const r = await legibleOcr(['-l', 'eng', '--format', 'vision', '-'], png);
@@ -25,8 +26,8 @@ test("stdin (-), Tesseract language codes, --format vision: the server's Annotat
   assert.equal(res.fullTextAnnotation.pages[0].confidence, undefined);
 });
 
-test('--format tsv and hocr follow Tesseract; several files, one bad: vision entries carry context.uri and error', async (t) => {
-  const dir = await tempDir(t);
+test('--format tsv and hocr follow Tesseract; several files, one bad: vision entries carry context.uri and error', async () => {
+  const dir = tempDir('legible-ocr-cli-');
   await textImage(path.join(dir, 'a&b <"1">.png'), 'ALPHA BETA');
   await fs.writeFile(path.join(dir, 'bad.png'), 'not an image');
   const files = [path.join(dir, 'a&b <"1">.png'), path.join(dir, 'bad.png')];
@@ -81,8 +82,8 @@ test('--format tsv and hocr follow Tesseract; several files, one bad: vision ent
   assert.deepEqual(bad, { error: { code: 3, message: 'Bad image data.' }, context: { uri: files[1] } });
 });
 
-test('an image without text: exit 0, a warning and a --lang hint on stderr; oversized or empty stdin fails', async (t) => {
-  const dir = await tempDir(t);
+test('an image without text: exit 0, a warning and a --lang hint on stderr; oversized or empty stdin fails', async () => {
+  const dir = tempDir('legible-ocr-cli-');
   await sharp({ create: { width: 320, height: 200, channels: 3, background: '#ffffff' } })
     .png()
     .toFile(path.join(dir, 'blank.png'));

@@ -1,9 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import { crc32cBase64 } from './crc32c.ts';
@@ -15,27 +12,22 @@ import { createTestAccount, setupProject } from '../../test/helpers/common-route
 import { makePdf } from '../../test/helpers/document-fixtures.ts';
 import { googleStorage } from '../../test/helpers/google-storage-client.ts';
 import { waitFor } from '../../test/helpers/cluster-node.ts';
+import { tempDir } from '../../test/helpers/temp-dir.ts';
 
 /**
  * The ObjectStore contract, run over both backends: the local directory and the S3 backend against
  * a real S3-compatible server (s3rver, pure JS, started here on a random loopback port).
  */
 
-const tempDir = (t: TestContext, name: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), name));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-};
-
 async function startS3rver(t: TestContext): Promise<string> {
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir(t, 'legible-s3rver-') });
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir('legible-s3rver-') });
   const { port } = await server.run();
   t.after(() => server.close());
   return `http://127.0.0.1:${port}`;
 }
 
 const backends: Array<{ name: string; make: (t: TestContext) => Promise<ObjectStore> }> = [
-  { name: 'local', make: async (t) => createLocalObjectStore(tempDir(t, 'legible-store-')) },
+  { name: 'local', make: async () => createLocalObjectStore(tempDir('legible-store-')) },
   {
     name: 's3 (s3rver)',
     make: async (t) =>
@@ -204,7 +196,7 @@ test('end to end with STORAGE_BACKEND=s3: @google-cloud/storage uploads a PDF, a
   const endpoint = await startS3rver(t);
   const s3Env = { S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_BUCKET_PREFIX: 'e2e-' };
   const { app, database } = await buildTestApp(t, 'sqlite', {
-    DATA_DIR: tempDir(t, 'legible-s3-e2e-'),
+    DATA_DIR: tempDir('legible-s3-e2e-'),
     OPERATION_POLL_MS: '100',
     STORAGE_BACKEND: 's3',
     ...s3Env,

@@ -1,8 +1,5 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import type { TestContext } from 'node:test';
 import sharp from 'sharp';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/legible.js');
@@ -39,11 +36,4 @@ export async function textImage(file: string, text: string): Promise<void> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="120"><rect width="100%" height="100%" fill="white"/>
     <text x="20" y="78" font-family="DejaVu Sans, sans-serif" font-size="52" fill="black">${text}</text></svg>`;
   await sharp(Buffer.from(svg)).png().toFile(file);
-}
-
-/** A temporary directory removed after the test. */
-export async function tempDir(t: TestContext): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'legible-ocr-cli-'));
-  t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  return dir;
 }
