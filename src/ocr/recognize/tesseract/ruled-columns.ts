@@ -209,16 +209,15 @@ function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
   // (a blot of the type's end): counted as ink beside it, the first line beside that blot fell out of the columns.
   const [gutterFrom, gutterTo] = [Math.max(2, Math.round(width * GUTTER_FROM)), Math.max(4, Math.round(width * GUTTER_TO))];
   const maxRun = 2 * Math.max(3, Math.round(width * RULE_THICKNESS));
-  const dark = (row: number, x: number) => grey[row + Math.min(width - 1, Math.max(0, x))] <= threshold;
+  const dark = (y: number, x: number) => grey[y * width + Math.min(width - 1, Math.max(0, x))] <= threshold;
   const open = (b: number, x: number) => {
     let inked = 0;
     for (let y = rowOf(b); y < rowOf(b + 1); y++) {
-      const row = y * width;
       let [left, right] = [x, x];
-      while (dark(row, left - 1) && x - left < maxRun) left--;
-      while (dark(row, right + 1) && right - x < maxRun) right++;
+      while (dark(y, left - 1) && x - left < maxRun) left--;
+      while (dark(y, right + 1) && right - x < maxRun) right++;
       for (let dx = gutterFrom; dx <= gutterTo; dx++) {
-        if (dark(row, left - dx) || dark(row, right + dx)) {
+        if (dark(y, left - dx) || dark(y, right + dx)) {
           inked++;
           break;
         }
@@ -233,7 +232,7 @@ function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
     let [best, bestInk] = [from, Infinity];
     for (let y = from; y < Math.min(to, height); y++) {
       let ink = 0;
-      for (let x = inner0; x < inner1; x++) if (grey[y * width + x] <= threshold) ink++;
+      for (let x = inner0; x < inner1; x++) if (dark(y, x)) ink++;
       if (ink < bestInk || (ink === bestInk && which === 'last')) [best, bestInk] = [y, ink];
     }
     return best;
@@ -241,14 +240,14 @@ function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
   // The first row of a rule's ink at column `x`, going up from row `from` by at most a band.
   const ruleInkTop = (x: number, from: number) => {
     let y = from;
-    while (y > Math.max(y0, from - BAND) && [-1, 0, 1].some((dx) => dark((y - 1) * width, x + dx))) y--;
+    while (y > Math.max(y0, from - BAND) && [-1, 0, 1].some((dx) => dark(y - 1, x + dx))) y--;
     return y;
   };
   // Whether row `y` holds a horizontal rule's ink: a run across `SECTION_RULE_PIECE` of the page (a letter's is short).
   const ruledRow = (y: number) => {
     let run = 0;
     for (let x = inner0; x < inner1; x++) {
-      run = dark(y * width, x) ? run + 1 : 0;
+      run = dark(y, x) ? run + 1 : 0;
       if (run >= SECTION_RULE_PIECE * width) return true;
     }
     return false;
@@ -299,11 +298,12 @@ function findRules(ink: PageInk, y0: number, y1: number): Rule[] {
       const inside = chain.x > width * EDGE_MARGIN && chain.x < width * (1 - EDGE_MARGIN);
       const tall = Math.min(RULE_MIN_HEIGHT * height, Math.max(RULE_MIN_SHARE_OF_SECTION * (y1 - y0), RULE_MIN_HEIGHT_IN_SECTION * height));
       if (!inside || chain.bottom - chain.top < tall) continue;
-      let [top, bottom] = [(chain.top - y0) / BAND, (chain.bottom - y0) / BAND];
+      const firstBand = (chain.top - y0) / BAND;
+      let [top, bottom] = [firstBand, (chain.bottom - y0) / BAND];
       while (top > 0 && open(top - 1, chain.firstX)) top--;
       // Where the gutter is not open above the rule (a line hugs it), the columns begin above the rule's own
       // first ink, which may lie a band above its first band of thin ink (a blot where the type ends).
-      const inkTop = top === (chain.top - y0) / BAND ? ruleInkTop(chain.firstX, chain.top) : chain.top;
+      const inkTop = top === firstBand ? ruleInkTop(chain.firstX, chain.top) : chain.top;
       while (bottom < bands && open(bottom, chain.x)) bottom++;
       // What is left below is the columns' last lines when it is short: the rule ends in a blot, or its last band is missing.
       const end = rowOf(bottom) > y1 - SHORT_END * height ? y1 : clearestRow(rowOf(bottom) - BAND, rowOf(bottom), 'last');
