@@ -220,9 +220,19 @@ test('a language set shares one worker between line readers, and adds one for a 
   t.assert.deepEqual([a.text, b.text], ['Hola', 'mundo']);
   const page = rec.recognizePage({ ...hola, format: 'png', scale: 1 }, ['spa']);
   const line = rec.recognizeLines([mundo], ['spa']);
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  t.assert.equal(own.workerCount, 2);
-  const [[read]] = await Promise.all([line, page]);
+  // The page is encoded before it asks for a worker, which takes longer on a busy machine than any
+  // fixed wait: watch the count until both reads end.
+  let ended = false;
+  const both = Promise.all([line, page]).finally(() => {
+    ended = true;
+  });
+  let most = own.workerCount;
+  while (!ended && most < 2) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    most = Math.max(most, own.workerCount);
+  }
+  t.assert.equal(most, 2);
+  const [[read]] = await both;
   t.assert.equal(read.text, 'mundo');
   // The worker that read the page is ended; the other stays for the next lines.
   t.assert.equal(own.workerCount, 1);
