@@ -20,7 +20,7 @@ const MIN_CONTRAST = 24;
  * some margin (https://tesseract-ocr.github.io/tessdoc/ImproveQuality.html): so greyscale, light
  * background, small crops upscaled to a comfortable height and large ones brought down.
  */
-const MIN_HEIGHT = 48;
+export const MIN_HEIGHT = 48;
 const MAX_HEIGHT = 128;
 const PAD_FRACTION = 0.25;
 

@@ -102,6 +102,33 @@ test('a printed Arabic book line: dark ink on yellowed paper, softened as a scan
   t.assert.match(line.text, /في المكتبة القديمة/);
 });
 
+test('a large line Tesseract reads as nothing is read again at 48 rows, and only then', async (t: TestContext) => {
+  // Tesseract's line reader returns nothing for some clean lines above ~60 rows (a real 73-row Arabic
+  // book line reads whole at 28–56 rows and not at all from 64); no drawn line we found does it, so
+  // this reader answers every read taller than 48 rows with an empty page, as Tesseract did there.
+  const heights: number[] = [];
+  const rowsOf = (pgm: Uint8Array) => Number(new TextDecoder().decode(pgm.subarray(0, 32)).split(/\s+/)[2]);
+  // A line read at 48 rows is 72 rows with its margins (a quarter of its height above and below).
+  const tallerThan48 = (pgm: Uint8Array) => rowsOf(pgm) > 72;
+  const lossy = createTesseractRecognizer({
+    async recognizeLine(traineddata, image, tiled) {
+      heights.push(rowsOf(image));
+      const page = await workers.recognizeLine(traineddata, image, tiled);
+      return tallerThan48(image) ? { ...page, text: '', blocks: [] } : page;
+    },
+    recognizePage: (traineddata, image, column) => workers.recognizePage(traineddata, image, column),
+  });
+  const [line] = await lossy.recognizeLines([await renderLine('السلام عليكم', { size: 48 })], ['ara']);
+  t.assert.equal(line.text, 'السلام عليكم');
+  t.assert.equal(heights.length, 2, 'read twice');
+  t.assert.ok(heights[0] > heights[1], `first at the crop's own height, then smaller: ${heights.join(', ')}`);
+  // A line read well the first time is read once; a height of the caller's choosing is never changed.
+  heights.length = 0;
+  await lossy.recognizeLines([await renderLine('السلام عليكم', { size: 20 })], ['ara']);
+  await lossy.recognizeLines([await renderLine('السلام عليكم', { size: 48 })], ['ara'], 96);
+  t.assert.equal(heights.length, 2);
+});
+
 test("a page read shrunk reports its lines in the image's own pixels", async (t: TestContext) => {
   const lines = ['Zwölf Boxkämpfer jagen über den Deich', 'Voix ambiguë d’un cœur qui préfère'];
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="400"><rect width="100%" height="100%" fill="#fff"/>

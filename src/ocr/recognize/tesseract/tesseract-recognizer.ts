@@ -4,7 +4,7 @@ import type { LineCrop } from '../crop-line.ts';
 import type { DecodedImage } from '../../decode/decode-image.ts';
 import { rectQuad } from '../../geometry.ts';
 import type { Quad } from '../../ocr-types.ts';
-import { toTesseractLineImage } from './line-image.ts';
+import { MIN_HEIGHT, toTesseractLineImage } from './line-image.ts';
 import { readTesseractLine, type TesseractLineText } from './tesseract-line.ts';
 import type { PageRegion } from './ruled-columns.ts';
 import type { TesseractReader } from './shared-tesseract.ts';
@@ -57,8 +57,13 @@ export function createTesseractRecognizer(workers: TesseractReader): TesseractRe
           lines.push({ text: '', confidence: 0, chars: [] });
           continue;
         }
-        const page = await workers.recognizeLine(traineddata, image.pgm, tiled);
-        lines.push(readTesseractLine(page, image, crop.width));
+        const line = readTesseractLine(await workers.recognizeLine(traineddata, image.pgm, tiled), image, crop.width);
+        // The line reader gives some large, clean lines nothing at all (a 73-row Arabic line reads whole
+        // from 28 to 56 rows and is empty from 64): an empty reading is taken again at the smallest height.
+        if (line.text.trim() === '' && height === undefined && crop.height > MIN_HEIGHT) {
+          const small = toTesseractLineImage(crop, MIN_HEIGHT);
+          lines.push(readTesseractLine(await workers.recognizeLine(traineddata, small.pgm, tiled), small, crop.width));
+        } else lines.push(line);
       }
       return lines;
     },
