@@ -20,7 +20,8 @@ import type { TesseractReader } from './shared-tesseract.ts';
  */
 export interface TesseractRecognizer {
   /**
-   * `height`: each crop is read at exactly this many rows instead of within 48–128 (`toTesseractLineImage`);
+   * `height`: each crop is read at exactly this many rows instead of within 48–128 (`toTesseractLineImage`),
+   * where a crop read as nothing is read once more at 48;
    * `tiled`: binarised per tile instead of over the whole line (`TesseractWorkers.recognizeLine`).
    */
   recognizeLines(
