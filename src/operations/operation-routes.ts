@@ -138,7 +138,7 @@ export function registerOperationRoutes(app: FastifyInstance, opts: OperationRou
               'inputConfig.content is not supported by asyncBatchAnnotate (as with Google): upload the file and pass inputConfig.gcsSource.uri.',
             );
           const source = parseGsUri(file.inputConfig?.gcsSource?.uri ?? '');
-          if (!source || !source.name)
+          if (!source?.name)
             throw invalid(`${at}.inputConfig.gcsSource.uri`, `${at}.inputConfig.gcsSource.uri must name an object: gs://bucket/object.`);
           if (!(await store.head(projectId, source.bucket, source.name)))
             throw new AppError('NOT_FOUND', `Error opening file: ${file.inputConfig!.gcsSource!.uri} not found.`);

@@ -39,7 +39,7 @@ test('Redis limiter: hostile keys and limits stay inside their own bucket', { sk
   const limiter = createRedisRateLimiter({ url: REDIS_URL!, keyPrefix: prefix() });
   t.after(() => limiter.close());
   await limiter.waitUntilReady(2000);
-  for (const key of ['}{', '{a}', '*', 'ocr:' + 'x'.repeat(500), "'; redis.call('FLUSHALL') --", '\u0000\n']) {
+  for (const key of ['}{', '{a}', '*', `ocr:${'x'.repeat(500)}`, "'; redis.call('FLUSHALL') --", '\u0000\n']) {
     const first = await limiter.hit(key, 1);
     t.assert.equal(first.allowed, true, JSON.stringify(key));
     t.assert.equal(first.remaining, 0);

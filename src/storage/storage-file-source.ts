@@ -7,7 +7,7 @@ export function storageFileSource(store: ObjectStore): FileSourceReader {
   return {
     async read(projectId, uri, maxBytes) {
       const parsed = parseGsUri(uri);
-      if (!parsed || !parsed.name)
+      if (!parsed?.name)
         return {
           ok: false,
           error: {

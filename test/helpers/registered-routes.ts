@@ -46,7 +46,7 @@ const UNDECLARED: Record<string, AuthKind> = {
 
 function declaredAuth(route: RouteOptions): AuthKind | undefined {
   const security = (route.schema as { security?: Array<Record<string, unknown>> } | undefined)?.security;
-  if (!security || security.length !== 1) return undefined;
+  if (security?.length !== 1) return undefined;
   const schemes = Object.keys(security[0]);
   if (schemes.length !== 1) return undefined;
   return schemes[0] === 'accountToken' ? 'accountToken' : schemes[0] === 'apiKey' ? 'apiKey' : undefined;

@@ -50,7 +50,7 @@ export function fuseConvAffineNodes(graph: OnnxGraph): number {
   /** Conv weight and bias, as copies we may change. */
   const convParams = (conv: GraphNode) => {
     const w = constantValue(producer.get(conv.inputs[1]));
-    if (!w || w.dims.length !== 4 || consumers.get(conv.inputs[1])?.length !== 1) return undefined;
+    if (w?.dims.length !== 4 || consumers.get(conv.inputs[1])?.length !== 1) return undefined;
     const b =
       conv.inputs[2] === undefined ? { dims: [w.dims[0]], data: new Float32Array(w.dims[0]) } : constantValue(producer.get(conv.inputs[2]));
     if (!b || b.data.length !== w.dims[0] || (conv.inputs[2] !== undefined && consumers.get(conv.inputs[2])?.length !== 1))

@@ -42,7 +42,7 @@ function quantizableConvs(graph: OnnxGraph): Array<{ conv: GraphNode; output: st
   for (const conv of graph.nodes) {
     if (conv.op !== 'Conv' || conv.inputs.length < 2) continue;
     const w = constantValue(producer.get(conv.inputs[1]));
-    if (!w || w.dims.length !== 4 || consumers.get(conv.inputs[1])?.length !== 1) continue;
+    if (w?.dims.length !== 4 || consumers.get(conv.inputs[1])?.length !== 1) continue;
     if (conv.inputs[2] !== undefined && (!constantValue(producer.get(conv.inputs[2])) || consumers.get(conv.inputs[2])?.length !== 1))
       continue;
     const next = consumers.get(conv.outputs[0]);
