@@ -4,7 +4,7 @@ import type { LineCrop } from '../crop-line.ts';
 import type { DecodedImage } from '../../decode/decode-image.ts';
 import { rectQuad } from '../../geometry.ts';
 import type { Quad } from '../../ocr-types.ts';
-import { MIN_HEIGHT, toTesseractLineImage } from './line-image.ts';
+import { MIN_HEIGHT, toTesseractLineImage, type TesseractLineImage } from './line-image.ts';
 import { readTesseractLine, type TesseractLineText } from './tesseract-line.ts';
 import type { PageRegion } from './ruled-columns.ts';
 import type { TesseractReader } from './shared-tesseract.ts';
@@ -58,13 +58,13 @@ export function createTesseractRecognizer(workers: TesseractReader): TesseractRe
           lines.push({ text: '', confidence: 0, chars: [] });
           continue;
         }
-        const line = readTesseractLine(await workers.recognizeLine(traineddata, image.pgm, tiled), image, crop.width);
+        const read = async (at: TesseractLineImage) =>
+          readTesseractLine(await workers.recognizeLine(traineddata, at.pgm, tiled), at, crop.width);
+        const line = await read(image);
         // The line reader gives some large, clean lines nothing at all (a 73-row Arabic line reads whole
         // from 28 to 56 rows and is empty from 64): an empty reading is taken again at the smallest height.
-        if (line.text.trim() === '' && height === undefined && crop.height > MIN_HEIGHT) {
-          const small = toTesseractLineImage(crop, MIN_HEIGHT);
-          lines.push(readTesseractLine(await workers.recognizeLine(traineddata, small.pgm, tiled), small, crop.width));
-        } else lines.push(line);
+        const again = line.text.trim() === '' && height === undefined && crop.height > MIN_HEIGHT;
+        lines.push(again ? await read(toTesseractLineImage(crop, MIN_HEIGHT)) : line);
       }
       return lines;
     },
